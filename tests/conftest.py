@@ -1,0 +1,24 @@
+"""Shared test helpers.
+
+Tests that need an outside service (Postgres, Chromium) call `require_service`: where the service is
+absent they skip with a clear reason, except under CI=true, where an absent service is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def require_service(available: bool, reason: str) -> None:
+    """Skip (or fail under CI=true) when a service a test needs is absent."""
+    if available:
+        return
+    if in_ci():
+        pytest.fail(f"CI=true and a required service is absent: {reason}")
+    pytest.skip(reason)

@@ -1,0 +1,71 @@
+"""Settings, read from the environment (pydantic-settings)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+import app as _app_pkg
+
+SQLITE_DEFAULT_FILE = "dragonstones.sqlite3"
+
+
+def default_static_dir() -> Path:
+    return Path(_app_pkg.__file__).resolve().parent.parent / "static"
+
+
+class Settings(BaseSettings):
+    """Every knob of the server. Environment variables use the field name in upper case."""
+
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    # Unset: a SQLite file in the working directory, so `serve` runs on a fresh machine.
+    database_url: str | None = None
+    # Postgres only: the schema to work in (search_path); tests use a fresh schema per run.
+    database_schema: str | None = None
+    # SQLite only: FULL makes every acknowledged action survive a power loss, not only a crash.
+    sqlite_synchronous: str = "FULL"
+    sqlite_busy_timeout_ms: int = 10_000
+    auto_migrate: bool = True
+
+    static_dir: Path = Field(default_factory=default_static_dir)
+
+    # Pause before each bot move so that people can follow the game; tests set 0.
+    bot_delay_seconds: float = 0.6
+    default_bot_kind: str = "heuristic"
+
+    # Socket limits: a frame above max_message_bytes is refused and the socket closed (1009);
+    # more than rate_per_second messages on average (burst rate_burst) closes it with 1008.
+    max_message_bytes: int = 8192
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    # Outgoing messages queued for a socket that does not read; beyond this it is closed (1013)
+    # and the client reconnects with its last version.
+    send_queue_limit: int = 512
+    # A reconnect whose gap is larger than this gets a full state with a reset log instead of
+    # the missed events one by one.
+    max_event_gap: int = 2000
+
+    # Lobby.
+    max_name_length: int = 32
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            # Accept the URLs that hosting providers hand out and pick the async driver.
+            if url.startswith("postgres://"):
+                url = "postgresql+asyncpg://" + url[len("postgres://") :]
+            elif url.startswith("postgresql://"):
+                url = "postgresql+asyncpg://" + url[len("postgresql://") :]
+            elif url.startswith("sqlite:///"):
+                url = "sqlite+aiosqlite:///" + url[len("sqlite:///") :]
+            return url
+        return f"sqlite+aiosqlite:///{Path.cwd() / SQLITE_DEFAULT_FILE}"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,125 @@
+"""Database models (SQLAlchemy 2). Schema changes go through migrations/, never create_all."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Stable constraint names so that migrations can drop and alter them on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# SQLite only autoincrements INTEGER PRIMARY KEY; Postgres gets a 64-bit key.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class TableRow(Base):
+    """A table in the lobby: seats to fill, then one game."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seats: Mapped[int] = mapped_column(Integer)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    # open (filling seats) -> playing -> over
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+
+class SeatRow(Base):
+    """A taken seat: a person (holding a token, stored hashed) or a bot."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_seats_table_seat"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    # sha256 of the seat token; the token itself is never stored. Null for bots.
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Decimal text: a 64-bit unsigned seed does not fit a signed BIGINT.
+    bot_seed: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameRow(Base):
+    """The one game of a table: the latest snapshot, its version and the secret seed."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), unique=True
+    )
+    players: Mapped[int] = mapped_column(Integer)
+    # Secret until the game is over; the commitment is public from the start.
+    seed: Mapped[str] = mapped_column(String(24))
+    seed_commitment: Mapped[str] = mapped_column(String(128))
+    state: Mapped[str] = mapped_column(Text)  # engine.dumps()
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    # playing -> over
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    """Append-only log: the action that produced `version`, from which the game replays."""
+
+    __tablename__ = "actions"
+    __table_args__ = (
+        UniqueConstraint("game_id", "version", name="uq_actions_game_version"),
+        UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    action_id: Mapped[str] = mapped_column(String(64))
+    # The engine's raw events, private ones included: they let a reconnecting client catch up
+    # and only ever leave the server through engine.visible_events.
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

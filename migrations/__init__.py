@@ -1,0 +1,1 @@
+"""Alembic migrations for the server database (same migrations for Postgres and SQLite)."""

@@ -1,0 +1,46 @@
+"""Fist of Dragonstones: the complete base game as a pure, deterministic rules engine.
+
+    state = engine.new_game(players=4, seed=7)
+    engine.prompts(state)                 # who must act now, and on what
+    engine.legal_actions(state, seat)     # every action that seat may send now
+    state2, events = engine.apply(state, seat, action)
+    engine.view(state, seat)              # what that seat may know (None: public)
+    engine.winner(state)
+    engine.dumps(state) / engine.loads(text)
+
+Standard library only; no I/O, no clock, no global randomness: a game is a seed plus its actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .cards import CARDS, CHARACTER_IDS, Card
+from .errors import IllegalAction
+from .game import apply, legal_actions, new_game, prompts, winner
+from .serialize import dumps, loads
+from .state import GameState, render
+from .view import view, visible_events
+
+State = GameState
+
+
+def replay(players: int, seed: int, actions: Iterable[tuple[int, dict[str, Any]]]) -> GameState:
+    """Play a game again from its seed and its actions in order (each a (seat, action) pair)."""
+    state = new_game(players, seed)
+    for seat, action in actions:
+        state, _ = apply(state, seat, action)
+    return state
+
+
+def render_event(event: dict[str, object], names: list[str]) -> str:
+    """An event's sentence with the players' names in place of "Player N"."""
+    return render(event, names)
+
+
+__all__ = [
+    "CARDS", "CHARACTER_IDS", "Card", "GameState", "IllegalAction", "State", "apply", "dumps",
+    "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "view",
+    "visible_events", "winner",
+]

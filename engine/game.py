@@ -1,0 +1,402 @@
+"""The flow of the game: setup, turns, sealed auctions, tie-breaks, the resolution of powers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rng
+from .cards import CARDS, SPECIAL_DECK, STANDARD_PILE
+from .errors import IllegalAction
+from .powers import POWERS
+from .state import (
+    BOX_AMULETS,
+    BOX_COMMON_GOLD,
+    BOX_FAIRY_GOLD,
+    BOX_SILVER,
+    BOX_STONES_PER_COLOUR,
+    Bank,
+    Bid,
+    Events,
+    GameState,
+    Option,
+    Player,
+    Question,
+    Record,
+    Task,
+    TieBid,
+)
+
+Action = dict[str, Any]
+Event = dict[str, object]
+
+
+def new_game(players: int, seed: int) -> GameState:
+    """Set up a game for 3 to 6 players (R2) and open the first turn's Witch auction."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
+        raise IllegalAction("malformed", f"players must be an integer from 3 to 6, not {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise IllegalAction("malformed", f"seed must be a non-negative integer, not {seed!r}")
+    st = GameState(
+        players=[Player(seat) for seat in range(players)],
+        bank=Bank(BOX_FAIRY_GOLD, BOX_COMMON_GOLD, BOX_SILVER, BOX_AMULETS, [0, 0, 0]),
+        seed=seed, seed_commitment=rng.commitment(seed), rng=rng.initial_state(seed),
+    )
+    bag = [BOX_STONES_PER_COLOUR] * 3
+    for player in st.players:
+        player.fairy_gold, player.common_gold, player.silver = 8, 2, 5
+        st.bank.fairy_gold -= 8
+        st.bank.common_gold -= 2
+        st.bank.silver -= 5
+        for _ in range(4):
+            player.stones[st.draw_stone(bag)] += 1
+    st.bank.stones = bag  # the rest of the bag goes to the bank
+    st.special_deck = list(SPECIAL_DECK)
+    st.shuffle(st.special_deck)
+    start_turn(st, Events())
+    return st
+
+
+# -- turns and auctions -----------------------------------------------------------------------
+
+def start_turn(st: GameState, ev: Events) -> None:
+    """R5: draw 2 specials (reshuffling the used ones if needed), announce them, shuffle the pile."""
+    st.turn += 1
+    st.specials = []
+    for _ in range(2):
+        if not st.special_deck:
+            st.special_deck, st.used_specials = st.used_specials, []
+            st.shuffle(st.special_deck)
+            ev.add("special_deck_reshuffled", "The used special characters are shuffled into a new deck.")
+        st.specials.append(st.special_deck.pop())
+    st.pile = list(STANDARD_PILE) + st.specials
+    st.shuffle(st.pile)
+    st.records = []
+    ev.add("turn_started", "Turn %d: this turn's special characters are the %s and the %s." % (
+        st.turn, CARDS[st.specials[0]].name_en, CARDS[st.specials[1]].name_en),
+        turn=st.turn, specials=st.specials[:])
+    start_auction(st, "witch", ev)
+
+
+def start_auction(st: GameState, card: str, ev: Events) -> None:
+    st.card = card
+    st.phase = "bid"
+    st.sealed = {}
+    st.tied = []
+    st.sealed_tiebreak = {}
+    ev.add("auction_started", "The %s is up for auction." % CARDS[card].name_en, card=card,
+           turn=st.turn)
+
+
+def end_auction(st: GameState, ev: Events) -> None:
+    if st.pile:
+        start_auction(st, st.pile.pop(), ev)
+        return
+    # R6: the end of the turn.
+    for player in st.players:
+        player.fairy_gold += player.fairy_gold_spent
+        player.fairy_gold_spent = 0
+        player.black_magic = 0
+    for card in st.specials:
+        if card == "doppelganger" and (st.doppelganger is not None
+                                       or "doppelganger" in st.used_specials):
+            continue  # held by its winner, or already played this turn
+        st.used_specials.append(card)
+    ev.add("turn_ended", "Turn %d ends: spent Fairy Gold returns behind the screens, unused Black "
+           "Magic goes back to the bank." % st.turn, turn=st.turn)
+    start_turn(st, ev)
+
+
+def reveal_bids(st: GameState, ev: Events) -> None:
+    """R8-R12: reveal every bid at once, pay them, and find the winner or the tie."""
+    bids = st.sealed
+    st.sealed = {}
+    cursed = False
+    for seat, bid in sorted(bids.items()):
+        player = st.players[seat]
+        player.fairy_gold -= bid.fairy_gold
+        player.fairy_gold_spent += bid.fairy_gold  # in front of the screen until the turn ends
+        player.common_gold -= bid.common_gold
+        st.bank.common_gold += bid.common_gold
+        if bid.amulet:
+            player.amulets -= 1
+            st.bank.amulets += 1
+        if bid.black_magic:
+            player.black_magic -= 1  # unlimited coins: the bank does not count them
+            cursed = True
+    record = Record(st.card, bids=bids, cursed=cursed)
+    st.records.append(record)
+    ev.add("bids_revealed", "Bids for the %s: %s." % (CARDS[st.card].name_en, ", ".join(
+        describe_bid(s, b) for s, b in sorted(bids.items()))), card=st.card,
+        bids={str(s): bid_dict(b) for s, b in sorted(bids.items())})
+    if cursed:
+        ev.add("cursed", "Black Magic! The %s is cursed: nobody uses its power." %
+               CARDS[st.card].name_en, card=st.card)
+        end_auction(st, ev)
+        return
+    best = max(b.value for b in bids.values())
+    if best == 0:
+        ev.add("no_winner", "Nobody bid for the %s." % CARDS[st.card].name_en, card=st.card)
+        end_auction(st, ev)
+        return
+    top = sorted(s for s, b in bids.items() if b.value == best)
+    if len(top) == 1:
+        win(st, top[0], best, ev)
+        return
+    st.phase = "tiebreak"
+    st.tied = top
+    record.tied = top[:]
+    ev.add("tiebreak_started", "Tie at %d between %s: they bid Silver to break it." % (
+        best, ", ".join(f"Player {s + 1}" for s in top)), seats=top, value=best)
+
+
+def reveal_tiebreak(st: GameState, ev: Events) -> None:
+    bids = st.sealed_tiebreak
+    st.sealed_tiebreak = {}
+    for seat, bid in bids.items():
+        player = st.players[seat]
+        player.silver -= bid.silver
+        st.bank.silver += bid.silver
+        if bid.amulet:
+            player.amulets -= 1
+            st.bank.amulets += 1
+    record = st.records[-1]
+    record.tiebreak = bids
+    ev.add("tiebreak_revealed", "Tie-break: %s." % ", ".join(
+        "Player %d %d Silver%s" % (s + 1, b.silver, " with an Amulet" if b.amulet else "")
+        for s, b in sorted(bids.items())),
+        bids={str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
+              for s, b in sorted(bids.items())})
+    best = max(b.value for b in bids.values())
+    top = [s for s, b in bids.items() if b.value == best]
+    if best == 0 or len(top) > 1:
+        ev.add("no_winner", "The tie-break is tied again: nobody uses the %s." %
+               CARDS[st.card].name_en, card=st.card)
+        end_auction(st, ev)
+        return
+    win(st, top[0], best, ev)
+
+
+def win(st: GameState, seat: int, value: int, ev: Events) -> None:
+    record = st.records[-1]
+    record.winner = seat
+    ev.add("auction_won", "{winner} wins the %s." % CARDS[st.card].name_en, winner=seat,
+           card=st.card, value=value)
+    auction = len(st.records) - 1
+    if st.doppelganger == seat and st.card != "necromancer":
+        st.tasks.append(Task(st.card, seat, auction, doppel_offer=True))  # R24
+    else:
+        st.tasks.append(Task(st.card, seat, auction))
+    st.phase = "choose"
+    advance(st, ev)
+
+
+def doppelganger_offer(st: GameState, task: Task, choice: str | None,
+                       ev: Events) -> Question | None:
+    name = CARDS[task.card].name_en
+    if choice is None:
+        task.step = "play_doppelganger"
+        return Question(task.seat, task.card, "play_doppelganger",
+                        f"Play the Doppelganger to use the {name} twice?", (
+                            Option("play", f"Play the Doppelganger: use the {name} twice"),
+                            Option("keep", "Keep the Doppelganger for later")))
+    first = Task(task.card, task.seat, task.auction)
+    st.tasks.append(first)
+    if choice == "play":
+        st.doppelganger = None
+        st.used_specials.append("doppelganger")
+        ev.add("doppelganger_played", "{seat} plays the Doppelganger: the %s is used twice." % name,
+               seat=task.seat, card=task.card)
+        st.tasks.insert(len(st.tasks) - 1, Task(task.card, task.seat, task.auction))
+    return None
+
+
+def run_task(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
+    if task.doppel_offer:
+        return doppelganger_offer(st, task, choice, ev)
+    return POWERS[task.card](st, task, choice, ev)
+
+
+def advance(st: GameState, ev: Events, choice: str | None = None) -> None:
+    """Resolve the stack of powers until a question needs a player, the game ends, or the
+    auction is over (then the next one opens)."""
+    while st.winner is None:
+        if not st.tasks:
+            end_auction(st, ev)
+            return
+        task = st.tasks.pop()
+        question = run_task(st, task, choice, ev)
+        choice = None
+        if question is None or st.winner is not None:
+            continue
+        st.tasks.append(task)  # back on top, to be called again with the choice
+        if len(question.options) == 1:  # R14: a single option resolves at once
+            choice = question.options[0].id
+            ev.add("auto_choice", "{seat}: %s (the only option)." % question.options[0].label,
+                   seat=question.seat, character=question.character, step=question.step,
+                   option=choice)
+            continue
+        st.question = question
+        st.phase = "choose"
+        return
+
+
+def describe_bid(seat: int, bid: Bid) -> str:
+    parts = []
+    if bid.fairy_gold:
+        parts.append(f"{bid.fairy_gold} Fairy Gold")
+    if bid.common_gold:
+        parts.append(f"{bid.common_gold} Common Gold")
+    if bid.amulet:
+        parts.append("an Amulet")
+    if bid.black_magic:
+        parts.append("a Black Magic coin")
+    return f"Player {seat + 1} {' + '.join(parts) or 'nothing'}" + (
+        f" (= {bid.value})" if bid.amulet else "")
+
+
+def bid_dict(bid: Bid) -> dict[str, int | bool]:
+    return {"fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold, "amulet": bid.amulet,
+            "black_magic": bid.black_magic, "value": bid.value}
+
+
+# -- the public API: prompts, legal actions, apply ---------------------------------------------
+
+def prompts(st: GameState) -> list[dict[str, Any]]:
+    """Who must act now, and on what. [] once the game is over."""
+    if st.winner is not None:
+        return []
+    if st.phase == "bid":
+        out = []
+        for player in st.players:
+            if player.seat in st.sealed:
+                continue
+            out.append({"seat": player.seat, "kind": "bid", "character": st.card,
+                        "max": {"fairy_gold": player.fairy_gold,
+                                "common_gold": player.common_gold,
+                                "amulet": player.amulets > 0,
+                                "black_magic": player.black_magic > 0}})
+        return out
+    if st.phase == "tiebreak":
+        return [{"seat": s, "kind": "tiebreak", "character": st.card,
+                 "max": {"silver": st.players[s].silver, "amulet": st.players[s].amulets > 0}}
+                for s in st.tied if s not in st.sealed_tiebreak]
+    q = st.question
+    assert q is not None
+    return [{"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
+             "question": q.text,
+             "options": [{"id": o.id, "label": o.label, **o.data} for o in q.options]}]
+
+
+def legal_actions(st: GameState, seat: int) -> list[Action]:
+    """Every action `seat` may send now, in a stable order ([] if none)."""
+    for prompt in prompts(st):
+        if prompt["seat"] != seat:
+            continue
+        limits = prompt.get("max", {})
+        if prompt["kind"] == "bid":
+            return [{"type": "bid", "fairy_gold": f, "common_gold": c, "amulet": a,
+                     "black_magic": b}
+                    for f in range(limits["fairy_gold"] + 1)
+                    for c in range(limits["common_gold"] + 1)
+                    for a in ((False, True) if limits["amulet"] else (False,))
+                    for b in ((False, True) if limits["black_magic"] else (False,))]
+        if prompt["kind"] == "tiebreak":
+            return [{"type": "tiebreak", "silver": s, "amulet": a}
+                    for s in range(limits["silver"] + 1)
+                    for a in ((False, True) if limits["amulet"] else (False,))]
+        return [{"type": "choose", "option": o["id"]} for o in prompt["options"]]
+    return []
+
+
+ACTION_KEYS = {
+    "bid": ({"type", "fairy_gold", "common_gold", "amulet", "black_magic"}),
+    "tiebreak": ({"type", "silver", "amulet"}),
+    "choose": ({"type", "option"}),
+}
+
+
+def _int(action: Action, key: str) -> int:
+    value = action[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise IllegalAction("malformed", f"{key} must be a non-negative integer, not {value!r}")
+    return value
+
+
+def _bool(action: Action, key: str) -> bool:
+    value = action[key]
+    if not isinstance(value, bool):
+        raise IllegalAction("malformed", f"{key} must be true or false, not {value!r}")
+    return value
+
+
+def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+    """Apply one seat's action; returns the new state and the events. `state` is not changed.
+
+    Raises IllegalAction (with a stable `code`) when the action is not legal now.
+    """
+    if not isinstance(action, dict) or action.get("type") not in ACTION_KEYS:
+        raise IllegalAction("malformed", f"an action is an object with a type among "
+                                         f"{sorted(ACTION_KEYS)}, not {action!r}")
+    kind = action["type"]
+    if set(action) != ACTION_KEYS[kind]:
+        raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
+                                         f"{sorted(ACTION_KEYS[kind])}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
+    if state.winner is not None:
+        raise IllegalAction("game_over", "the game is over")
+    if kind != {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose"}[state.phase]:
+        raise IllegalAction("wrong_phase", f"a {kind} is not asked now: the game waits for "
+                                           f"a {state.phase}")
+    player = state.players[seat]
+    ev = Events()
+    if kind == "bid":
+        bid = Bid(_int(action, "fairy_gold"), _int(action, "common_gold"),
+                  _bool(action, "amulet"), _bool(action, "black_magic"))
+        if seat in state.sealed:
+            raise IllegalAction("already_submitted", "you have already bid in this auction")
+        if (bid.fairy_gold > player.fairy_gold or bid.common_gold > player.common_gold
+                or (bid.amulet and player.amulets == 0)
+                or (bid.black_magic and player.black_magic == 0)):
+            raise IllegalAction("unaffordable", "you do not hold the coins of that bid")
+        st = state.clone()
+        st.sealed[seat] = bid
+        ev.add("bid_submitted", "{seat} has bid.", seat=seat)
+        if len(st.sealed) == len(st.players):
+            reveal_bids(st, ev)
+    elif kind == "tiebreak":
+        tiebid = TieBid(_int(action, "silver"), _bool(action, "amulet"))
+        if seat not in state.tied:
+            raise IllegalAction("not_your_turn", "only the tied players bid in the tie-break")
+        if seat in state.sealed_tiebreak:
+            raise IllegalAction("already_submitted", "you have already bid in this tie-break")
+        if tiebid.silver > player.silver or (tiebid.amulet and player.amulets == 0):
+            raise IllegalAction("unaffordable", "you do not hold the coins of that tie-break bid")
+        st = state.clone()
+        st.sealed_tiebreak[seat] = tiebid
+        ev.add("tiebreak_submitted", "{seat} has bid in the tie-break.", seat=seat)
+        if len(st.sealed_tiebreak) == len(st.tied):
+            reveal_tiebreak(st, ev)
+    else:
+        option = action["option"]
+        q = state.question
+        assert q is not None
+        if not isinstance(option, str):
+            raise IllegalAction("malformed", f"option must be a string, not {option!r}")
+        if seat != q.seat:
+            raise IllegalAction("not_your_turn", f"Player {q.seat + 1} is choosing, not you")
+        if option not in {o.id for o in q.options}:
+            raise IllegalAction("unknown_option", f"{option!r} is not one of the options: "
+                                f"{', '.join(o.id for o in q.options)}")
+        st = state.clone()
+        st.question = None
+        label = next(o.label for o in q.options if o.id == option)
+        ev.add("choice", "{seat}: %s." % label, seat=seat, character=q.character, step=q.step,
+               option=option)
+        advance(st, ev, option)
+    return st, ev.items
+
+
+def winner(st: GameState) -> int | None:
+    return st.winner
+

@@ -1,0 +1,113 @@
+"""What each viewer may know: the only door out of the engine for game information (R25).
+
+Everything a seat or a spectator learns goes through `view` and `visible_events`; coins behind a
+screen, unrevealed bids, the order of the piles and the seed never leave by another way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import COLOURS, GameState, Record, stones_dict
+
+
+def _record(record: Record) -> dict[str, Any]:
+    return {
+        "character": record.card,
+        "via": record.via,
+        "bids": None if record.bids is None else {
+            str(s): {"fairy_gold": b.fairy_gold, "common_gold": b.common_gold,
+                     "amulet": b.amulet, "black_magic": b.black_magic, "value": b.value}
+            for s, b in sorted(record.bids.items())},
+        "tied": record.tied,
+        "tiebreak": None if record.tiebreak is None else {
+            str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
+            for s, b in sorted(record.tiebreak.items())},
+        "winner": record.winner,
+        "cursed": record.cursed,
+    }
+
+
+def view(st: GameState, seat: int | None) -> dict[str, Any]:
+    """What `seat` may know (None: the public view, for spectators). JSON-serialisable."""
+    over = st.winner is not None
+    awaiting: list[dict[str, Any]] = []
+    if not over:
+        if st.phase == "bid":
+            awaiting = [{"seat": p.seat, "kind": "bid", "character": st.card}
+                        for p in st.players if p.seat not in st.sealed]
+        elif st.phase == "tiebreak":
+            awaiting = [{"seat": s, "kind": "tiebreak", "character": st.card}
+                        for s in st.tied if s not in st.sealed_tiebreak]
+        elif st.question is not None:
+            awaiting = [{"seat": st.question.seat, "kind": "choose",
+                         "character": st.question.character, "step": st.question.step}]
+    rainbow = None
+    for task in st.tasks:
+        if task.card == "rainbow_dragon" and task.drawn is not None and task.target is not None:
+            rainbow = {"seat": task.seat, "colour": COLOURS[task.target],
+                       "drawn": stones_dict(task.drawn)}
+    out: dict[str, Any] = {
+        "players": [{
+            "seat": p.seat,
+            "score": p.score,
+            "stones": stones_dict(p.stones),
+            "fairy_gold_spent": p.fairy_gold_spent,
+            "has_doppelganger": st.doppelganger == p.seat,
+        } for p in st.players],
+        "bank": {"fairy_gold": st.bank.fairy_gold, "common_gold": st.bank.common_gold,
+                 "silver": st.bank.silver, "amulets": st.bank.amulets,
+                 "stones": stones_dict(st.bank.stones)},
+        "me": None,
+        "bag": None if st.bag is None else stones_dict(st.bag),
+        "turn": st.turn,
+        "winner": st.winner,
+        "phase": st.phase,
+        "auction": None if over else {
+            "character": st.card,
+            "number": len(st.records) + (1 if st.phase == "bid" else 0),
+            "bids_submitted": sorted(st.sealed),
+            "tied": st.tied[:],
+            "tiebreak_submitted": sorted(st.sealed_tiebreak),
+        },
+        "specials": st.specials[:],
+        "turn_cards": [_record(r) for r in st.records],
+        "awaiting": awaiting,
+        "pile_count": len(st.pile),
+        "special_deck_count": len(st.special_deck),
+        "used_specials": sorted(st.used_specials),
+        "doppelganger": st.doppelganger,
+        "rainbow": rainbow,
+        "seed_commitment": st.seed_commitment,
+        "seed": st.seed if over else None,  # revealed only once the game is over
+    }
+    if seat is not None and 0 <= seat < len(st.players):
+        p = st.players[seat]
+        bid = st.sealed.get(seat)
+        tiebid = st.sealed_tiebreak.get(seat)
+        out["me"] = {
+            "seat": seat,
+            "coins": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
+                      "silver": p.silver, "amulets": p.amulets, "black_magic": p.black_magic},
+            # This seat's own sealed bid, until the reveal.
+            "bid": None if bid is None else {
+                "fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold,
+                "amulet": bid.amulet, "black_magic": bid.black_magic},
+            "tiebreak": None if tiebid is None else {"silver": tiebid.silver,
+                                                     "amulet": tiebid.amulet},
+        }
+    return out
+
+
+def visible_events(events: list[dict[str, object]], seat: int | None) -> list[dict[str, object]]:
+    """The events `seat` may see (None: a spectator), without their visibility marks."""
+    out = []
+    for event in events:
+        private_to = event.get("private_to")
+        if private_to is not None:
+            assert isinstance(private_to, list)
+            if seat not in private_to:
+                continue
+            event = {k: v for k, v in event.items() if k != "private_to"}
+        out.append(event)
+    return out

@@ -1,0 +1,96 @@
+"""HTTP routes: the lobby, the public game records, the health check and the static client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse
+
+from app.deps import Service, Token
+from app.schemas import (
+    AddBots,
+    CreateTable,
+    ErrorResponse,
+    GameRecord,
+    JoinOut,
+    JoinTable,
+    TableOut,
+)
+
+ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 422)
+}
+
+api = APIRouter(prefix="/api", responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
+
+
+@api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
+async def create_table(body: CreateTable, service: Service) -> TableOut:
+    """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
+    return await service.create_table(seats=body.seats, public=body.public)
+
+
+@api.get("/tables", response_model=list[TableOut], tags=["lobby"])
+async def list_tables(service: Service) -> list[TableOut]:
+    """Public tables that have not started and still have a free seat, newest first."""
+    return await service.open_tables()
+
+
+@api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
+async def get_table(table_id: str, service: Service) -> TableOut:
+    return await service.table(table_id)
+
+
+@api.post("/tables/{table_id}/join", response_model=JoinOut, tags=["lobby"])
+async def join_table(table_id: str, body: JoinTable, service: Service) -> JoinOut:
+    """Take the lowest free seat. The token is shown once: keep it to act for the seat."""
+    return await service.join(table_id=table_id, name=body.name)
+
+
+@api.post("/tables/{table_id}/leave", response_model=TableOut, tags=["lobby"])
+async def leave_table(table_id: str, service: Service, token: Token) -> TableOut:
+    """Give the seat back (before the game starts only)."""
+    return await service.leave(table_id=table_id, token=token)
+
+
+@api.post("/tables/{table_id}/bots", response_model=TableOut, tags=["lobby"])
+async def add_bots(table_id: str, body: AddBots, service: Service, token: Token) -> TableOut:
+    """Bots take `count` empty seats (a seated player's token is required)."""
+    return await service.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
+
+
+@api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
+async def start_table(table_id: str, service: Service, token: Token) -> TableOut:
+    """Start the game once every seat is taken (a seated player's token is required)."""
+    return await service.start(table_id=table_id, token=token)
+
+
+@api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
+async def game_record(game_id: str, service: Service) -> GameRecord:
+    """The public record of a finished game: every action in order and the seed, to replay it."""
+    return await service.record(game_id)
+
+
+@pages.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def _page(request: Request, name: str) -> FileResponse:
+    static_dir: Path = request.app.state.settings.static_dir
+    path = static_dir / name
+    if not path.is_file():
+        raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
+    return FileResponse(path, media_type="text/html")
+
+
+@pages.get("/")
+async def index(request: Request) -> FileResponse:
+    return _page(request, "index.html")
+
+
+@pages.get("/t/{table_id}")
+async def table_page(request: Request, table_id: str) -> FileResponse:
+    return _page(request, "table.html")

@@ -1,0 +1,136 @@
+"""The `dragonstones` command: serve, db upgrade/downgrade, replay, simulate."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["simulate"]:
+        # The simulator owns its own options: hand it the rest of the line untouched.
+        from app.simulate import main as simulate_main
+
+        return simulate_main(argv[1:])
+
+    parser = argparse.ArgumentParser(prog="dragonstones", description="Dragonstones Online server")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="apply migrations, then serve HTTP and WebSockets")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--log-level", default="info")
+
+    db = commands.add_parser("db", help="database migrations (DATABASE_URL chooses the database)")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="migrate to the latest schema").add_argument(
+        "revision", nargs="?", default="head"
+    )
+    db_commands.add_parser("downgrade", help="migrate down (default: to an empty database)").add_argument(
+        "revision", nargs="?", default="base"
+    )
+    db_commands.add_parser("current", help="show the database's schema revision")
+
+    replay = commands.add_parser("replay", help="check a finished game's public record (GET /api/games/{id})")
+    replay.add_argument("file", type=Path, help="the record as JSON ('-' reads standard input)")
+
+    commands.add_parser("simulate", help="play bot games offline (see dragonstones simulate --help)")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args.host, args.port, args.log_level)
+    if args.command == "db":
+        from app import migrate
+
+        if args.db_command == "upgrade":
+            migrate.upgrade(args.revision)
+        elif args.db_command == "downgrade":
+            migrate.downgrade(args.revision)
+        else:
+            migrate.current()
+        return 0
+    if args.command == "replay":
+        return replay_file(args.file)
+    parser.error(f"unknown command {args.command!r}")
+    return 2
+
+
+def _serve(host: str, port: int, log_level: str) -> int:
+    import uvicorn
+
+    from app.config import get_settings
+    from app.main import create_app
+
+    settings = get_settings()
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        # A hard cap far above the application's own limit, which answers with a clear error.
+        ws_max_size=max(65536, settings.max_message_bytes * 4),
+        # Let open sockets close cleanly (1012) before the process exits.
+        timeout_graceful_shutdown=5,
+    )
+    return 0
+
+
+def check_record(record: dict[str, Any]) -> tuple[bool, str]:
+    """Replay a public game record with the engine: (matches, a summary or what differs)."""
+    import engine
+
+    try:
+        seats = int(record["seats"])
+        seed = int(record["seed"])
+        actions = [(int(a["seat"]), dict(a["action"])) for a in record["actions"]]
+        versions = [int(a["version"]) for a in record["actions"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        return False, f"not a game record: {exc!r}"
+    if versions != list(range(1, len(versions) + 1)):
+        return False, "the actions are not numbered 1, 2, 3... without gaps"
+    commitment = engine.view(engine.new_game(players=seats, seed=seed), None)["seed_commitment"]
+    if commitment != record.get("seed_commitment"):
+        return False, "the seed does not match the seed commitment published at the start"
+    try:
+        state = engine.replay(seats, seed, actions)
+    except engine.IllegalAction as exc:
+        return False, f"the engine refuses an action of the record: {exc.code}: {exc.message}"
+    digest = hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest()
+    winner = engine.winner(state)
+    if winner != record.get("winner"):
+        return False, f"the replay's winner is {winner}, the record says {record.get('winner')}"
+    if "final_state_sha256" in record and digest != record["final_state_sha256"]:
+        return False, "the replayed final state differs from the stored one"
+    players = {p.get("seat"): p.get("name") for p in record.get("players", [])}
+    who = players.get(winner, f"seat {winner}") if winner is not None else "nobody"
+    return True, (
+        f"game {record.get('id')}: {len(actions)} actions by {seats} players replay to the stored "
+        f"final state; winner: {who} (seat {winner})"
+    )
+
+
+def replay_file(path: Path) -> int:
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+        record = json.loads(text)
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    if not isinstance(record, dict):
+        print(f"{path} does not hold a game record (a JSON object)", file=sys.stderr)
+        return 2
+    ok, summary = check_record(record)
+    if ok:
+        print(f"OK {summary}")
+        return 0
+    print(f"MISMATCH {summary}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

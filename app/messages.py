@@ -1,0 +1,80 @@
+"""WebSocket messages, both ways. Every message in or out is one of these models."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.schemas import TableOut
+
+# --- client -> server -------------------------------------------------------------------------
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["action"]
+    action: dict[str, Any]
+    # Chosen by the client, unique per game: a retry with the same id has no second effect.
+    action_id: str = Field(min_length=1, max_length=64)
+
+
+class PingIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionIn | PingIn, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+CLIENT_TYPES = ("action", "ping")
+
+# --- server -> client -------------------------------------------------------------------------
+
+
+class HelloOut(BaseModel):
+    type: Literal["hello"] = "hello"
+    table_id: str
+    seat: int | None  # null: a spectator
+    name: str | None
+
+
+class TableMsg(BaseModel):
+    type: Literal["table"] = "table"
+    table: TableOut
+
+
+class StateOut(BaseModel):
+    type: Literal["state"] = "state"
+    game_id: str
+    version: int
+    view: dict[str, Any]
+    prompts: list[dict[str, Any]]
+    # The events this connection may see for the versions in (events_from, version]; each carries
+    # the "version" its action produced. events_from below the client's last version means the
+    # log was reset (fresh connection, or a gap too old to replay event by event).
+    events_from: int
+    events: list[dict[str, Any]]
+    resync: bool = False
+
+
+class AckOut(BaseModel):
+    type: Literal["ack"] = "ack"
+    action_id: str
+    version: int
+    duplicate: bool = False  # true: this action_id had already been applied; nothing new happened
+
+
+class ErrorOut(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    action_id: str | None = None
+
+
+class PongOut(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut

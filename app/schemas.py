@@ -1,0 +1,110 @@
+"""HTTP request and response bodies (the lobby and the public game record)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MIN_SEATS, MAX_SEATS = 3, 6
+BotKind = Literal["heuristic", "random"]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every refused HTTP call answers 4xx with this body."""
+
+    detail: ErrorBody
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
+    public: bool = Field(True, description="listed in the lobby; private tables join by invite link")
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=64)
+
+    @field_validator("name")
+    @classmethod
+    def _clean_name(cls, value: str) -> str:
+        # Names are shown to everyone: no control characters, no blank names.
+        cleaned = " ".join(value.split())
+        if not cleaned:
+            raise ValueError("the name is blank")
+        if any(not ch.isprintable() for ch in cleaned):
+            raise ValueError("the name holds control characters")
+        return cleaned
+
+
+class AddBots(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(ge=1, le=MAX_SEATS - 1)
+    kind: BotKind = "heuristic"
+
+
+class PlayerOut(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+    connected: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    seats: int
+    taken: int
+    public: bool
+    status: Literal["open", "playing", "over"]
+    players: list[PlayerOut]
+    game_id: str | None
+    winner: int | None
+    invite_path: str
+    watch_path: str
+    created_at: datetime
+
+
+class JoinOut(BaseModel):
+    table_id: str
+    seat: int
+    token: str = Field(description="the seat's secret; send it as Authorization: Bearer <token>")
+
+
+class RecordedAction(BaseModel):
+    version: int
+    seat: int
+    action: dict[str, Any]
+
+
+class RecordPlayer(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+
+
+class GameRecord(BaseModel):
+    """Everything needed to replay a finished game with the engine and check it."""
+
+    id: str
+    table_id: str
+    seats: int
+    players: list[RecordPlayer]
+    seed: str = Field(description="decimal; engine.new_game(players=seats, seed=int(seed))")
+    seed_commitment: str
+    winner: int | None
+    version: int
+    final_state_sha256: str = Field(description="sha256 of engine.dumps(final state)")
+    final_view: dict[str, Any] = Field(description="engine.view(final state, None)")
+    actions: list[RecordedAction]
+    created_at: datetime
+    finished_at: datetime | None

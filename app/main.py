@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import migrate
+from app import logs, migrate
 from app.api import api, pages
 from app.config import Settings, get_settings
 from app.db import make_engine, make_sessionmaker
@@ -28,6 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logs.install()
         if settings.auto_migrate:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -85,6 +86,11 @@ def redact_prompts(prompts: list[dict[str, Any]], seat: int | None) -> list[dict
         p if p["seat"] == seat else {k: p[k] for k in PUBLIC_PROMPT_FIELDS if k in p}
         for p in prompts
     ]
+
+
+def as_utc(stamp: datetime) -> datetime:
+    # SQLite keeps no time zone; every stamp is written in UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
 def tag_events(events: list[dict[str, Any]], version: int) -> list[dict[str, Any]]:
@@ -176,7 +182,7 @@ class GameService:
             winner=game.winner if game else None,
             invite_path=f"/t/{table.id}",
             watch_path=f"/t/{table.id}?watch=1",
-            created_at=table.created_at,
+            created_at=as_utc(table.created_at),
         )
 
     async def table(self, table_id: str) -> TableOut:
@@ -517,8 +523,8 @@ class GameService:
                 final_state_sha256=state_sha256(state),
                 final_view=engine.view(state, None),
                 actions=[RecordedAction(version=a.version, seat=a.seat, action=a.action) for a in actions],
-                created_at=game.created_at,
-                finished_at=game.finished_at,
+                created_at=as_utc(game.created_at),
+                finished_at=as_utc(game.finished_at) if game.finished_at else None,
             )
 
     # -- sockets ---------------------------------------------------------------------------------

@@ -1,0 +1,345 @@
+"""Test harness for the server: a real uvicorn subprocess and real WebSocket/HTTP clients.
+
+`ServerProcess` runs `python -m app.cli serve` on 127.0.0.1 and a free port, against a real
+database; it is stopped or SIGKILLed by its own pid. `SeatClient` is a scripted player (or a
+spectator) speaking the protocol over a real socket; it records every frame it receives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+import engine
+import engine.bots
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Database:
+    url: str
+    schema: str | None = None  # Postgres: the fresh schema of this run
+    path: Path | None = None  # SQLite: the file
+
+    @property
+    def backend(self) -> str:
+        return "sqlite" if self.url.startswith("sqlite") else "postgres"
+
+    def env(self) -> dict[str, str]:
+        env = {"DATABASE_URL": self.url}
+        if self.schema:
+            env["DATABASE_SCHEMA"] = self.schema
+        return env
+
+
+class ServerProcess:
+    """`dragonstones serve` as a subprocess: started, stopped and killed by its own pid."""
+
+    def __init__(self, db: Database, workdir: Path, **settings: str) -> None:
+        self.db = db
+        self.workdir = workdir
+        self.port = free_port()
+        # Scripted players answer at machine speed against bots that never wait, far faster than
+        # people: the flood tests start their own server with the production limits.
+        self.settings = {"BOT_DELAY_SECONDS": "0", "RATE_PER_SECOND": "1000", "RATE_BURST": "2000",
+                         **settings}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = workdir / f"server-{self.port}.log"
+        self.starts = 0
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        env = {**os.environ, **self.db.env(), **self.settings, "PYTHONPATH": str(REPO)}
+        env.pop("CI_DEBUG", None)
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=self.workdir,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not answer within {timeout}s:\n{self.log()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+# -- lobby over HTTP ---------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    table_id: str
+    seat: int
+    token: str
+    name: str
+
+
+async def create_table(http: httpx.AsyncClient, seats: int, public: bool = True) -> str:
+    r = await http.post("/api/tables", json={"seats": seats, "public": public})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+async def join(http: httpx.AsyncClient, table_id: str, name: str) -> Seat:
+    r = await http.post(f"/api/tables/{table_id}/join", json={"name": name})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    return Seat(table_id, body["seat"], body["token"], name)
+
+
+def bearer(seat: Seat) -> dict[str, str]:
+    return {"Authorization": f"Bearer {seat.token}"}
+
+
+async def add_bots(http: httpx.AsyncClient, seat: Seat, count: int, kind: str = "heuristic") -> None:
+    r = await http.post(
+        f"/api/tables/{seat.table_id}/bots", json={"count": count, "kind": kind}, headers=bearer(seat)
+    )
+    assert r.status_code == 200, r.text
+
+
+async def start(http: httpx.AsyncClient, seat: Seat) -> dict[str, Any]:
+    r = await http.post(f"/api/tables/{seat.table_id}/start", headers=bearer(seat))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+# -- a player on a socket ------------------------------------------------------------------------
+
+Strategy = Callable[["SeatClient", dict[str, Any]], dict[str, Any]]
+
+
+def bot_strategy(kind: str, seed: int) -> Strategy:
+    """A scripted person who decides like one of the engine's bots, from what arrives on the wire."""
+    bot = engine.bots.make_bot(kind, seed)
+
+    def decide(client: SeatClient, prompt: dict[str, Any]) -> dict[str, Any]:
+        assert client.view is not None
+        return dict(bot.act(client.view, prompt))
+
+    return decide
+
+
+@dataclass(eq=False)
+class SeatClient:
+    """One socket at a table: a seat (token) or a spectator (token None)."""
+
+    base_ws: str
+    table_id: str
+    token: str | None
+    seat: int | None
+    strategy: Strategy | None = None
+    frames: list[str] = field(default_factory=list)  # every frame received, raw
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    version: int | None = None
+    view: dict[str, Any] | None = None
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    table: dict[str, Any] | None = None
+    acks: dict[str, int] = field(default_factory=dict)  # action_id -> version
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # action_id -> action
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    pending: tuple[str, dict[str, Any]] | None = None
+    counter: int = 0
+    ws: Any = None
+    close_code: int | None = None
+    # Called before an action is sent; may return a coroutine to run right after sending.
+    before_send: Callable[[SeatClient, dict[str, Any], dict[str, Any]], Any] | None = None
+
+    def url(self, since: int | None) -> str:
+        query = []
+        if self.token is not None:
+            query.append(f"token={self.token}")
+        if since is not None:
+            query.append(f"since={since}")
+        return f"{self.base_ws}/ws/tables/{self.table_id}" + ("?" + "&".join(query) if query else "")
+
+    async def connect(self, since: int | None = None) -> None:
+        self.ws = await websockets.connect(self.url(since), max_size=2**22)
+        self.close_code = None
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    @property
+    def over(self) -> bool:
+        return self.view is not None and self.view.get("winner") is not None
+
+    def my_prompt(self) -> dict[str, Any] | None:
+        return next((p for p in self.prompts if p["seat"] == self.seat and "kind" in p), None)
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        text = raw if isinstance(raw, str) else raw.decode()
+        self.frames.append(text)
+        message = json.loads(text)
+        self.messages.append(message)
+        self._absorb(message)
+        return dict(message)
+
+    def _absorb(self, m: dict[str, Any]) -> None:
+        kind = m.get("type")
+        if kind == "state":
+            if self.version is not None and m["events_from"] == self.version:
+                self.events.extend(m["events"])
+            else:
+                self.events = list(m["events"])
+            self.version, self.view, self.prompts = m["version"], m["view"], m["prompts"]
+        elif kind == "table":
+            self.table = m["table"]
+        elif kind == "ack":
+            self.acks[m["action_id"]] = m["version"]
+            if self.pending and self.pending[0] == m["action_id"]:
+                self.pending = None
+        elif kind == "error":
+            self.errors.append(m)
+            if self.pending and self.pending[0] == m.get("action_id"):
+                self.pending = None
+
+    async def send_action(self, action: dict[str, Any], action_id: str | None = None) -> str:
+        if action_id is None:
+            self.counter += 1
+            action_id = f"s{self.seat}-{self.counter}"
+        self.pending = (action_id, action)
+        self.sent[action_id] = action
+        await self.send_json({"type": "action", "action": action, "action_id": action_id})
+        return action_id
+
+    async def resend_pending(self) -> None:
+        if self.pending is not None:
+            action_id, action = self.pending
+            await self.send_json({"type": "action", "action": action, "action_id": action_id})
+
+    async def maybe_act(self) -> None:
+        """Answer this seat's open prompt, once, with the strategy."""
+        if self.strategy is None or self.pending is not None or self.over:
+            return
+        prompt = self.my_prompt()
+        if prompt is None:
+            return
+        action = self.strategy(self, prompt)
+        after = self.before_send(self, prompt, action) if self.before_send else None
+        await self.send_action(action)
+        if after is not None:
+            await after
+
+    async def play_until_over(self, timeout: float = 60.0) -> None:
+        """Read and act until the game is over (and this seat has nothing pending)."""
+        deadline = time.monotonic() + timeout
+        await self.maybe_act()
+        while not (self.over and self.pending is None):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"seat {self.seat}: game not over at version {self.version}")
+            await self.recv(timeout=left)
+            await self.maybe_act()
+
+    async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            m = await self.recv(timeout=max(0.01, deadline - time.monotonic()))
+            if predicate(m):
+                return m
+
+    async def drain(self, quiet: float = 0.2) -> None:
+        """Read until nothing arrives for `quiet` seconds."""
+        with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+            while True:
+                await self.recv(timeout=quiet)
+
+    async def wait_closed(self, timeout: float = 10.0) -> int | None:
+        """Read until the server closes the socket; returns the close code."""
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                await self.recv(timeout=max(0.01, deadline - time.monotonic()))
+        except ConnectionClosed as exc:
+            self.close_code = exc.rcvd.code if exc.rcvd else None
+            return self.close_code
+        raise AssertionError("the server did not close the socket")
+
+
+async def wait_game_over(http: httpx.AsyncClient, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        table = (await http.get(f"/api/tables/{table_id}")).json()
+        if table["status"] == "over":
+            return dict(table)
+        await asyncio.sleep(0.05)
+    raise TimeoutError(f"table {table_id} not over")
+
+
+def replay_states(record: dict[str, Any]) -> tuple[list[Any], list[list[dict[str, Any]]]]:
+    """Every state of a recorded game (index = version) and the raw events of each version."""
+    state = engine.new_game(record["seats"], int(record["seed"]))
+    states, events = [state], [[]]
+    for a in record["actions"]:
+        state, ev = engine.apply(state, a["seat"], a["action"])
+        states.append(state)
+        events.append(ev)
+    return states, events

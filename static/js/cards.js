@@ -1,0 +1,70 @@
+// Visual pieces shared by the pages: character cards, coins and stones as tokens.
+
+import { h } from "./common.js";
+import { CHARACTERS, charName, charText, charGlyph, t } from "./i18n.js";
+
+const STANDARD = new Set([
+  "witch", "red_dragon", "blue_dragon", "yellow_dragon", "magician", "wizard", "sorcerer", "thief",
+]);
+
+/** A character card. size: "big" (the card under auction), "small" (lists), "mini". */
+export function cardEl(id, { size = "small", extra = null, label = null } = {}) {
+  const special = !STANDARD.has(id);
+  const colour = (CHARACTERS[id] && CHARACTERS[id].colour) || "";
+  return h(
+    "div",
+    {
+      class: `card ${size} ${special ? "special" : "standard"} ${colour ? "tint-" + colour : ""}`,
+      dataset: { character: id },
+      role: "img",
+      "aria-label": label || charName(id),
+    },
+    h("div", { class: "card-name" }, charName(id)),
+    h("div", { class: "card-art", "aria-hidden": "true" }, h("span", { class: "glyph" }, charGlyph(id))),
+    size === "mini" ? null : h("div", { class: "card-text" }, charText(id)),
+    extra,
+  );
+}
+
+/** A pile of coin tokens with a count, e.g. coinStack("fairy_gold", 5). */
+export function coinStack(kind, count, { label = null, privateField = false } = {}) {
+  const shown = Math.min(count, 6);
+  const tokens = [];
+  for (let i = 0; i < shown; i++) tokens.push(h("i", { class: `coin ${kind}`, style: `--i:${i}` }));
+  const name = label || t(`coin.${kind}`);
+  return h(
+    "div",
+    {
+      class: `coin-stack ${count === 0 ? "empty" : ""}`,
+      dataset: privateField ? { coin: kind, private: "1" } : { coin: kind },
+      title: name,
+    },
+    h("span", { class: "tokens", "aria-hidden": "true" }, tokens.length ? tokens : h("i", { class: `coin ${kind} ghost` })),
+    h("span", { class: "count" }, String(count)),
+    h("span", { class: "coin-name" }, name),
+  );
+}
+
+/** Stones by colour as coloured gems: {red, blue, yellow}. */
+export function stonesEl(stones, { compact = false } = {}) {
+  const parts = [];
+  for (const colour of ["red", "blue", "yellow"]) {
+    const n = (stones && stones[colour]) || 0;
+    const gems = [];
+    for (let i = 0; i < Math.min(n, compact ? 4 : 12); i++) gems.push(h("i", { class: `gem ${colour}` }));
+    parts.push(
+      h(
+        "span",
+        {
+          class: `stone-group ${n === 0 ? "none" : ""}`,
+          dataset: { colour },
+          title: `${n} ${t("stone." + colour)}`,
+        },
+        h("span", { class: "gems", "aria-hidden": "true" }, gems),
+        h("span", { class: "count" }, String(n)),
+        h("span", { class: "sr-only" }, t("stone." + colour)),
+      ),
+    );
+  }
+  return h("div", { class: "stones" }, parts);
+}

@@ -1,0 +1,174 @@
+// Shared helpers for the lobby and the table page: DOM building, the HTTP API, local storage.
+
+import { t, getLang, setLang, onLangChange, applyStatic } from "./i18n.js";
+
+/** Build a DOM element. Text is always set through textContent, never parsed as HTML. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}
+
+/** An id for an action: crypto.randomUUID needs a secure context, getRandomValues does not. */
+export function newId() {
+  if (window.crypto && typeof window.crypto.randomUUID === "function" && window.isSecureContext) {
+    return window.crypto.randomUUID();
+  }
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- Local storage: the player's name and one seat token per table (PROTOCOL_SKETCH names). ----
+
+const NAME_KEY = "dragonstones.name";
+const seatKey = (tableId) => `dragonstones.seat.${tableId}`;
+
+function storageGet(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled (private mode): the page still works, it just forgets
+  }
+}
+
+function storageSet(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    /* storage disabled: nothing to remember */
+  }
+}
+
+export function savedName() {
+  return storageGet(NAME_KEY) || "";
+}
+
+export function saveName(name) {
+  storageSet(NAME_KEY, name);
+}
+
+export function savedSeat(tableId) {
+  const raw = storageGet(seatKey(tableId));
+  if (!raw) return null;
+  try {
+    const seat = JSON.parse(raw);
+    return seat && typeof seat.token === "string" ? seat : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(tableId, seat) {
+  storageSet(seatKey(tableId), seat ? JSON.stringify(seat) : null);
+}
+
+// ---- HTTP ----
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the JSON API. Errors come back as ApiError with the server's code and message. */
+export async function api(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", t("error.network"));
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const detail = data && data.detail;
+    let code = "http_" + response.status;
+    let message = t("error.http", { status: response.status });
+    if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+      code = detail.code || code;
+      message = detail.message || message;
+    } else if (typeof detail === "string") {
+      message = detail;
+    } else if (Array.isArray(detail) && detail.length && detail[0].msg) {
+      message = detail.map((d) => d.msg).join("; ");
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+// ---- Page chrome: the language switch. ----
+
+/** Wire the EN/FR buttons found in the header; re-run `rerender` after every switch. */
+export function setupLanguageSwitch(rerender) {
+  const buttons = document.querySelectorAll("[data-lang-button]");
+  const refresh = () => {
+    document.documentElement.lang = getLang();
+    for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.langButton === getLang()));
+    applyStatic(document);
+  };
+  for (const b of buttons) {
+    b.addEventListener("click", () => setLang(b.dataset.langButton));
+  }
+  onLangChange(() => {
+    refresh();
+    if (rerender) rerender();
+  });
+  refresh();
+}
+
+/** Copy text to the clipboard; falls back to selecting the field when the browser refuses. */
+export async function copyText(text, field) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    /* permission refused: fall back below */
+  }
+  if (field) {
+    field.focus();
+    field.select();
+  }
+  return false;
+}
+
+export function absoluteUrl(path) {
+  return new URL(path, window.location.origin).href;
+}

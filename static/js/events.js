@@ -1,0 +1,160 @@
+// The game log in plain words. The engine sends each event with an English "template" naming seats
+// as {seat}, {victim}, {winner}; the client puts the players' names in. Events whose English text
+// names seats by number are rebuilt from their data; French sentences are built from the data of
+// the common events, anything unknown falls back to the engine's English.
+
+import { getLang, charName, t, promptText, describeOptionFr } from "./i18n.js";
+
+const SEAT_KEYS = ["seat", "victim", "winner"];
+const COLOURS = ["red", "blue", "yellow"];
+
+function coinName(coin, n) {
+  const fr = getLang() === "fr";
+  const names = {
+    fairy_gold: fr ? "or des fées" : "Fairy Gold",
+    common_gold: fr ? "or vulgaire" : "Common Gold",
+    silver: fr ? "argent" : "Silver",
+    amulets: fr ? (n === 1 ? "amulette" : "amulettes") : n === 1 ? "Amulet" : "Amulets",
+    black_magic: fr ? (n === 1 ? "pièce maudite" : "pièces maudites") : "Black Magic",
+  };
+  return names[coin] || coin;
+}
+
+export function describeStones(stones) {
+  const fr = getLang() === "fr";
+  const parts = [];
+  let total = 0;
+  for (const c of COLOURS) {
+    const n = (stones && stones[c]) || 0;
+    total += n;
+    if (n) parts.push(`${n} ${fr ? t("colour." + c) + (n > 1 ? "s" : "") : c}`);
+  }
+  if (!parts.length) return fr ? "aucune pierre" : "no stones";
+  if (fr) return (total === 1 ? "1 pierre " : `${total} pierres : `) + (total === 1 ? parts[0].slice(2) : parts.join(", "));
+  return parts.join(", ") + (total === 1 ? " stone" : " stones");
+}
+
+/** A bid in words: "3 Fairy Gold + 1 Common Gold + an Amulet". */
+export function describeBid(bid) {
+  const fr = getLang() === "fr";
+  if (!bid) return "";
+  const parts = [];
+  if (bid.fairy_gold) parts.push(`${bid.fairy_gold} ${coinName("fairy_gold", bid.fairy_gold)}`);
+  if (bid.common_gold) parts.push(`${bid.common_gold} ${coinName("common_gold", bid.common_gold)}`);
+  if (bid.silver) parts.push(`${bid.silver} ${coinName("silver", bid.silver)}`);
+  if (bid.amulet) parts.push(fr ? "une amulette" : "an Amulet");
+  if (bid.black_magic) parts.push(fr ? "une pièce maudite" : "a Black Magic coin");
+  return parts.length ? parts.join(" + ") : t("bid.summary_empty");
+}
+
+function fillTemplate(template, event, nameOf) {
+  return template.replace(/\{(\w+)\}/g, (m, key) => {
+    if (SEAT_KEYS.includes(key) && typeof event[key] === "number") return nameOf(event[key]);
+    return key in event ? String(event[key]) : m;
+  });
+}
+
+function list(names) {
+  const and = getLang() === "fr" ? " et " : " and ";
+  if (names.length <= 1) return names.join("");
+  return names.slice(0, -1).join(", ") + and + names[names.length - 1];
+}
+
+// English sentences for events whose engine text names seats as "Player N".
+const EN = {
+  turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${list(e.specials.map((c) => charName(c)))}` : ""}.`,
+  bids_revealed: (e, n) => `Bids for the ${charName(e.card)}: ${Object.entries(e.bids || {})
+    .map(([s, b]) => `${n(Number(s))} ${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`).join(", ")}.`,
+  tiebreak_started: (e, n) => `Tie at ${e.value} between ${list((e.seats || []).map(n))}: they bid Silver to break it.`,
+  tiebreak_revealed: (e, n) => `Tie-break: ${Object.entries(e.bids || {})
+    .map(([s, b]) => `${n(Number(s))} ${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`).join(", ")}.`,
+};
+
+const FR = {
+  turn_started: (e) => `Tour ${e.turn}${e.specials ? ` : les personnages spéciaux du tour sont ${list(e.specials.map((c) => charName(c)))}` : ""}.`,
+  special_deck_reshuffled: () => "Les personnages spéciaux déjà utilisés sont mélangés en une nouvelle pioche.",
+  auction_started: (e) => `${charName(e.card)} : mise aux enchères.`,
+  bid_submitted: (e, n) => `${n(e.seat)} a misé.`,
+  tiebreak_submitted: (e, n) => `${n(e.seat)} a misé pour le départage.`,
+  bids_revealed: (e, n) => `Mises pour ${charName(e.card)} : ${Object.entries(e.bids || {})
+    .map(([s, b]) => `${n(Number(s))} ${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`).join(", ")}.`,
+  cursed: (e) => `Magie noire ! ${charName(e.card)} est ensorcelé : personne n’utilise son pouvoir.`,
+  no_winner: (e) => `Personne ne remporte ${charName(e.card)}.`,
+  tiebreak_started: (e, n) => `Égalité à ${e.value} entre ${list((e.seats || []).map(n))} : ils misent de l’argent pour départager.`,
+  tiebreak_revealed: (e, n) => `Départage : ${Object.entries(e.bids || {})
+    .map(([s, b]) => `${n(Number(s))} ${b.silver} argent${b.amulet ? " avec une amulette" : ""}`).join(", ")}.`,
+  auction_won: (e, n) => `${n(e.winner)} remporte ${charName(e.card)}.`,
+  gain: (e, n) => {
+    if (e.stone) return e.amount ? `${n(e.seat)} prend une pierre ${t("colour." + e.stone)} à la banque.` : `${n(e.seat)} ne reçoit pas de pierre ${t("colour." + e.stone)} : la banque n’en a plus.`;
+    if (e.coin === "black_magic") return `${n(e.seat)} prend une pièce maudite.`;
+    return `${n(e.seat)} prend ${e.amount} ${coinName(e.coin, e.amount)} à la banque${e.wanted ? " (la banque n’en avait pas plus)" : ""}.`;
+  },
+  pay_stones: (e, n) => `${n(e.seat)} paie ${describeStones(e.stones)} à la banque.`,
+  score: (e, n) => `${n(e.seat)} marque ${e.points} point${e.points > 1 ? "s" : ""} (total ${e.score}).`,
+  game_over: (e, n) => `${n(e.winner)} gagne la partie !`,
+  no_effect: (e, n) => `${charName(e.card)} de ${n(e.seat)} est sans effet.`,
+  steal: (e, n) => {
+    if (e.stone) return `${n(e.seat)} vole une pierre ${t("colour." + e.stone)} à ${n(e.victim)}.`;
+    if (e.coin) return `${n(e.seat)} vole 1 ${coinName(e.coin, 1)} à ${n(e.victim)}, qui n’a pas de pierre.`;
+    return `${n(e.seat)} ne vole rien : ${n(e.victim)} n’a ni pierre ni or.`;
+  },
+  brigand: (e, n) => `${n(e.seat)} dépouille ${n(e.victim)} avec le Brigand.`,
+  brigand_haul: (e, n) => `${n(e.seat)} prend ${e.common_gold} or vulgaire et ${e.silver} argent à ${n(e.victim)}.`,
+  doppelganger_taken: (e, n) => `${n(e.seat)} garde le Doppelganger face visible.`,
+  doppelganger_played: (e, n) => `${n(e.seat)} joue le Doppelganger : ${charName(e.card)} est utilisé deux fois.`,
+  draw: (e, n) => `${n(e.seat)} tire ${describeStones(e.stones)} du sac.`,
+  bag_filled: (e) => `Les pierres de la banque vont dans le sac.`,
+  rainbow_named: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)}.`,
+  rainbow_draw: (e, n) => e.failed
+    ? `${n(e.seat)} tire une pierre ${t("colour." + e.stone)} : la couleur annoncée ! Toutes les pierres tirées repartent.`
+    : `${n(e.seat)} tire une pierre ${t("colour." + e.stone)}.`,
+  rainbow_end: (e, n) => `${n(e.seat)} garde ${describeStones(e.stones)} ; le sac retourne à la banque.`,
+  copy: (e, n) => e.via === "ghost"
+    ? `${n(e.seat)} utilise le pouvoir de ${charName(e.card)} grâce au Fantôme.`
+    : `${n(e.seat)} prend ${charName(e.card)} avec ${charName(e.via)} et utilise son pouvoir.`,
+  buy: (e, n) => `${n(e.seat)} achète une pierre ${t("colour." + e.stone)}.`,
+  necromancer: (e, n) => `${n(e.seat)} abandonne ${e.fairy_gold} or des fées au Nécromant.`,
+  necromancer_declined: (e, n) => `${n(e.seat)} renonce au Nécromant.`,
+  troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec le Troll : chacun rend ses pierres de cette couleur.`,
+  turn_ended: (e) => `Fin du tour ${e.turn} : l’or des fées dépensé retourne derrière les écrans, les pièces maudites inutilisées retournent à la banque.`,
+  choice: (e, n, prompt) => choiceText(e, n, prompt),
+  auto_choice: (e, n, prompt) => choiceText(e, n, prompt),
+};
+
+function choiceText(e, n) {
+  // French only: the English template already holds the engine's label.
+  const label = promptText(e.character, e.step, e.option) ?? describeOptionFr({ id: e.option }, n);
+  return label ? `${n(e.seat)} : ${label}.` : null;
+}
+
+/** The sentence for one event, in the current language, with names. */
+export function eventSentence(event, nameOf) {
+  const table = getLang() === "fr" ? FR : EN;
+  const fn = table[event.type];
+  if (fn) {
+    try {
+      const text = fn(event, nameOf);
+      if (text) return text;
+    } catch {
+      /* fall through to the engine's text */
+    }
+  }
+  if (typeof event.template === "string") return fillTemplate(event.template, event, nameOf);
+  return event.text || event.type;
+}
+
+/** How an event is styled in the log. */
+export function eventClass(event) {
+  switch (event.type) {
+    case "turn_started": return "turn";
+    case "auction_started": return "auction";
+    case "auction_won": return "win";
+    case "score": case "game_over": return "score";
+    default: return "";
+  }
+}
+
+/** Events too small to list (who has bid is shown on the seats). */
+export function isNoise(event) {
+  return event.type === "bid_submitted" || event.type === "tiebreak_submitted";
+}

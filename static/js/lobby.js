@@ -1,0 +1,211 @@
+// The lobby: your name, a new table, the list of open tables, quick play.
+
+import {
+  h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError,
+} from "./common.js";
+import { t } from "./i18n.js";
+import { cardEl } from "./cards.js";
+
+const nameInput = $("#player-name");
+const nameError = $("#name-error");
+let openTables = [];
+let serverInfo = {};
+
+function currentName() {
+  return nameInput.value.trim();
+}
+
+function requireName() {
+  const name = currentName();
+  if (!name) {
+    nameError.textContent = t("lobby.need_name");
+    nameError.hidden = false;
+    nameInput.focus();
+    return null;
+  }
+  nameError.hidden = true;
+  saveName(name);
+  return name;
+}
+
+function showError(err) {
+  nameError.textContent = err instanceof ApiError ? err.message : t("error.generic", { message: String(err) });
+  nameError.hidden = false;
+}
+
+async function joinAndGo(tableId, name) {
+  const seat = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, { body: { name } });
+  saveSeat(tableId, { seat: seat.seat, token: seat.token, name });
+  window.location.assign(`/t/${encodeURIComponent(tableId)}`);
+}
+
+function renderSeatPicker() {
+  const box = $("#seat-options");
+  const chosen = box.querySelector("input:checked");
+  const value = chosen ? chosen.value : "3";
+  box.replaceChildren();
+  for (let n = 3; n <= 6; n++) {
+    box.append(
+      h("label", { class: "seat-option" },
+        h("input", { type: "radio", name: "seats", value: String(n), checked: String(n) === value }),
+        h("span", {}, String(n))),
+    );
+  }
+}
+
+function renderTimer() {
+  const field = $("#timer-field");
+  const choices = serverInfo.timer_choices;
+  if (!Array.isArray(choices) || !choices.length) {
+    field.hidden = true;
+    return;
+  }
+  const select = $("#timer");
+  const value = select.value;
+  select.replaceChildren(
+    ...choices.map((s) => h("option", { value: String(s), selected: String(s) === value },
+      s ? t("lobby.timer_s", { n: s }) : t("lobby.timer_none"))),
+  );
+  field.hidden = false;
+}
+
+function playerNames(table) {
+  return (table.players || []).map((p) => p.name).filter(Boolean);
+}
+
+function renderTables() {
+  const list = $("#open-tables");
+  list.replaceChildren();
+  if (!openTables.length) {
+    list.append(h("li", { class: "empty" }, t("lobby.no_tables")));
+    return;
+  }
+  for (const table of openTables) {
+    const names = playerNames(table);
+    const mine = savedSeat(table.id);
+    list.append(
+      h("li", { class: "table-row", dataset: { tableId: table.id } },
+        h("div", { class: "table-info" },
+          h("strong", {}, names.length ? t("lobby.table_of", { name: names[0] }) : t("table.title", { id: table.id })),
+          h("span", { class: "seat-dots", "aria-label": t("lobby.seats_taken", { taken: table.taken, seats: table.seats }) },
+            Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
+          h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
+          names.length ? h("span", { class: "muted names" }, names.join(", ")) : null),
+        h("div", { class: "row-actions" },
+          mine
+            ? h("a", { class: "btn primary", href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.rejoin"))
+            : h("button", {
+                type: "button", class: "btn primary", dataset: { join: table.id },
+                onclick: async () => {
+                  const name = requireName();
+                  if (!name) return;
+                  try { await joinAndGo(table.id, name); } catch (err) { showError(err); refresh(); }
+                },
+              }, t("lobby.join")),
+          h("a", { class: "btn", href: table.watch_path || `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")))),
+    );
+  }
+}
+
+function renderMyTables() {
+  // Tables this browser holds a seat at (reload-safe way back to a game in progress).
+  const mine = [];
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const key = window.localStorage.key(i);
+      if (key && key.startsWith("dragonstones.seat.")) mine.push(key.slice("dragonstones.seat.".length));
+    }
+  } catch {
+    /* storage disabled */
+  }
+  const panel = $("#my-tables-panel");
+  const list = $("#my-tables");
+  list.replaceChildren();
+  panel.hidden = mine.length === 0;
+  for (const id of mine.slice(0, 8)) {
+    list.append(h("li", { class: "table-row" },
+      h("div", { class: "table-info" }, h("strong", {}, t("table.title", { id }))),
+      h("div", { class: "row-actions" }, h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")))));
+  }
+}
+
+async function refresh() {
+  try {
+    const tables = await api("GET", "/api/tables");
+    openTables = Array.isArray(tables) ? tables.filter((x) => x.taken < x.seats) : [];
+  } catch (err) {
+    openTables = [];
+    showError(err);
+  }
+  renderTables();
+}
+
+function renderHero() {
+  const box = $("#hero-cards");
+  box.replaceChildren(
+    cardEl("witch", { size: "small" }),
+    cardEl("red_dragon", { size: "small" }),
+    cardEl("magician", { size: "small" }),
+    cardEl("rainbow_dragon", { size: "small" }),
+  );
+}
+
+function rerender() {
+  renderSeatPicker();
+  renderTimer();
+  renderTables();
+  renderMyTables();
+  renderHero();
+}
+
+$("#create-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = requireName();
+  if (!name) return;
+  const button = $("#create-button");
+  button.disabled = true;
+  try {
+    const seats = Number(new FormData(ev.target).get("seats") || 3);
+    const body = { seats, public: $("#public").checked };
+    if (!$("#timer-field").hidden) body.timer = Number($("#timer").value) || null;
+    const table = await api("POST", "/api/tables", { body });
+    await joinAndGo(table.id, name);
+  } catch (err) {
+    showError(err);
+    button.disabled = false;
+  }
+});
+
+$("#quick-play").addEventListener("click", async () => {
+  const name = requireName();
+  if (!name) return;
+  try {
+    if (serverInfo.quick_play_path) {
+      // Server-side matchmaking when the server offers it.
+      const seat = await api("POST", serverInfo.quick_play_path, { body: { name } });
+      saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
+      window.location.assign(`/t/${encodeURIComponent(seat.table_id)}`);
+      return;
+    }
+    await refresh();
+    // The table closest to full starts soonest.
+    const candidates = openTables.filter((x) => !savedSeat(x.id)).sort((a, b) => (b.taken / b.seats) - (a.taken / a.seats));
+    if (candidates.length) {
+      await joinAndGo(candidates[0].id, name);
+    } else {
+      const table = await api("POST", "/api/tables", { body: { seats: 3, public: true } });
+      await joinAndGo(table.id, name);
+    }
+  } catch (err) {
+    showError(err);
+  }
+});
+
+$("#refresh").addEventListener("click", refresh);
+nameInput.value = savedName();
+nameInput.addEventListener("change", () => { if (currentName()) saveName(currentName()); });
+
+setupLanguageSwitch(rerender);
+rerender();
+refresh();
+window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);

@@ -1,0 +1,198 @@
+"""Browser tests: a real server (uvicorn, as a subprocess, on 127.0.0.1) and Debian's Chromium
+driven by Playwright. Where Chromium or Playwright is missing the tests skip (fail under CI=true).
+
+Every page opened through `browser_context` is watched: console errors and uncaught page errors
+are collected, and a test that produced any fails at teardown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_service
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - the skip below says why
+    HAVE_PLAYWRIGHT = False
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A real `dragonstones serve` process. It can be stopped and started again on the same port
+    and database, to test what a dropped connection looks like in the browser."""
+
+    port: int
+    database_url: str
+    workdir: Path
+    log_path: Path
+    proc: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("dragonstones")
+        cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from app.cli import main; main()"]
+        cmd += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        env = {**os.environ, **self.env}
+        with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
+            self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer /healthz:\n{self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        """Stop the process this fixture started (by its pid, never by name)."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    """A fresh server with its own temporary SQLite database, for one test."""
+    with tempfile.TemporaryDirectory(prefix="dragonstones-browser-") as tmp:
+        workdir = Path(tmp)
+        db = workdir / "game.sqlite3"
+        srv = Server(
+            port=free_port(),
+            database_url=f"sqlite+aiosqlite:///{db}",
+            workdir=workdir,
+            log_path=workdir / "server.log",
+        )
+        srv.env = {
+            "DATABASE_URL": srv.database_url,
+            "BOT_DELAY_SECONDS": "0",
+            # The server reads its static files from the checkout being tested.
+            "STATIC_DIR": str(ROOT / "static"),
+        }
+        srv.start()
+        try:
+            yield srv
+        finally:
+            srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    require_service(HAVE_PLAYWRIGHT, "the Python package playwright is not installed")
+    require_service(Path(CHROMIUM).exists() and shutil.which(CHROMIUM) is not None, f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@dataclass
+class ConsoleWatch:
+    """Console errors and page errors seen on every page of a test."""
+
+    errors: list[str] = field(default_factory=list)
+    # Messages expected during a deliberate outage (a stopped server), matched by substring.
+    tolerated: list[str] = field(default_factory=list)
+
+    def watch(self, page: Page, label: str) -> None:
+        def on_console(msg: ConsoleMessage) -> None:
+            if msg.type == "error":
+                text = msg.text
+                if not any(t in text for t in self.tolerated):
+                    self.errors.append(f"[{label}] console error: {text} ({msg.location})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: self.errors.append(f"[{label}] page error: {exc}"))
+
+
+@pytest.fixture
+def console() -> Iterator[ConsoleWatch]:
+    watch = ConsoleWatch()
+    yield watch
+    assert not watch.errors, "browser console errors:\n" + "\n".join(watch.errors)
+
+
+NewPage = Callable[..., "Page"]
+
+
+@pytest.fixture
+def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
+    """Open a page in a new browser context (its own storage: one person, one device)."""
+    contexts: list[BrowserContext] = []
+
+    def make(label: str, *, viewport: dict[str, int] | None = None, locale: str = "en-GB",
+             is_mobile: bool = False) -> Page:
+        ctx = browser.new_context(
+            viewport=viewport or {"width": 1366, "height": 900},
+            locale=locale,
+            is_mobile=is_mobile,
+            has_touch=is_mobile,
+        )
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        console.watch(page, label)
+        return page
+
+    yield make
+    for ctx in contexts:
+        with contextlib.suppress(Exception):
+            ctx.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -62,6 +62,10 @@ function list(names) {
 
 // English sentences for events whose engine text names seats as "Player N".
 const EN = {
+  choice: (e, n) => {
+    const m = /^seat(\d+)$/.exec(String(e.option));
+    return m ? `${n(e.seat)} chooses ${n(Number(m[1]))}.` : null;
+  },
   turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${list(e.specials.map((c) => charName(c)))}` : ""}.`,
   bids_revealed: (e, n) => `Bids for the ${charName(e.card)}: ${Object.entries(e.bids || {})
     .map(([s, b]) => `${n(Number(s))} ${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`).join(", ")}.`,

@@ -477,7 +477,13 @@ export function promptText(character, step, optionId) {
 export function optionLabel(prompt, option, nameOfSeat) {
   const known = promptEntry(prompt.character, prompt.step, option.id, option);
   if (known) return known;
-  if (current === "en") return option.label ?? humanize(option.id);
+  if (current === "en") {
+    // The engine names seats "Player N": the client knows their names.
+    if (typeof option.seat === "number" && nameOfSeat && /^Player \d+$/.test(String(option.label))) {
+      return nameOfSeat(option.seat);
+    }
+    return option.label ?? humanize(option.id);
+  }
   const derived = describeOptionFr(option, nameOfSeat);
   return derived ?? option.label ?? humanize(option.id);
 }

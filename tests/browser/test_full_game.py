@@ -9,7 +9,6 @@ and that provokes a Silver tie-break on the first Witch.
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPage, Server
+from tests.browser.helpers import create_table, join_by_invite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -58,24 +58,6 @@ def set_stepper(page: Page, kind: str, n: int) -> None:
     else:
         page.fill(f"#action-area [data-stepper={kind}]", str(n))
     expect(page.locator(f"#action-area [data-stepper={kind}]")).to_have_value(str(n))
-
-
-def create_table(page: Page, server: Server, name: str) -> tuple[str, str]:
-    page.goto(server.url + "/")
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Create the table").click()
-    expect(page.locator("#waiting-view")).to_be_visible()
-    invite = page.input_value("#invite-link")
-    watch = page.input_value("#watch-link")
-    assert re.fullmatch(re.escape(server.url) + r"/t/[\w-]+", invite), invite
-    return invite, watch
-
-
-def join_by_invite(page: Page, invite: str, name: str) -> None:
-    page.goto(invite)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Sit down").click()
-    expect(page.locator("#waiting-view")).to_be_visible()
 
 
 def assert_spectator_sees_no_coins(page: Page) -> None:
@@ -242,6 +224,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                     arg=[state])
         if checks % 5 == 0:
             assert_spectator_sees_no_coins(spectator)
+            if "spectator" not in shots and len(auctions) >= 4:
+                spectator.screenshot(path=str(artifacts / "spectator.png"), animations="disabled")
+                shots.add("spectator")
         checks += 1
         if not acted:
             alice.page.wait_for_timeout(40)

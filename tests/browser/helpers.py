@@ -1,0 +1,38 @@
+"""Steps a person takes in the pages, shared by the browser tests."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import Server
+
+
+def create_table(page: Page, server: Server, name: str) -> tuple[str, str]:
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator("#waiting-view")).to_be_visible()
+    invite = page.input_value("#invite-link")
+    watch = page.input_value("#watch-link")
+    assert re.fullmatch(re.escape(server.url) + r"/t/[\w-]+", invite), invite
+    return invite, watch
+
+
+def join_by_invite(page: Page, invite: str, name: str, *, label: str = "Your name",
+                   button: str = "Sit down") -> None:
+    page.goto(invite)
+    page.get_by_label(label).fill(name)
+    page.get_by_role("button", name=button).click()
+    expect(page.locator("#waiting-view")).to_be_visible()
+
+
+def start_three_player_game(server: Server, alice: Page, bob: Page, carol: Page) -> None:
+    invite, _ = create_table(alice, server, "Alice")
+    join_by_invite(bob, invite, "Bob")
+    join_by_invite(carol, invite, "Carol")
+    expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(3)
+    alice.get_by_role("button", name="Start the game").click()
+    for page in (alice, bob, carol):
+        expect(page.locator("#game-view")).to_be_visible()

@@ -30,12 +30,32 @@ from engine.state import (
     Record,
 )
 
-from .builder import act, auction, bid, build, choose, stones_of, tiebreak
+from .builder import bid, build, choose, stones_of, tiebreak
 
 Events = list[dict[str, Any]]
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def act(st: GameState, seat: int, action: dict[str, Any]) -> tuple[GameState, Events]:
+    """`engine.apply`, checking on the way that it leaves the given state untouched and that the
+    same action on the same state gives the same state and events (contract, section 1)."""
+    before = engine.dumps(st)
+    after, events = engine.apply(st, seat, action)
+    assert engine.dumps(st) == before, "apply changed the state it was given"
+    again, events_again = engine.apply(st, seat, action)
+    assert engine.dumps(again) == engine.dumps(after) and events_again == events
+    return after, events
+
+
+def auction(st: GameState, bids: dict[int, dict[str, Any]]) -> tuple[GameState, Events]:
+    """Every seat bids in seat order (an empty bid for seats not named)."""
+    events: Events = []
+    for seat in range(len(st.players)):
+        st, more = act(st, seat, bids.get(seat, bid()))
+        events += more
+    return st, events
+
 
 def make(card: str, players: int = 3, *, pile: list[str] | None = None,
          specials: list[str] | None = None, **kw: Any) -> GameState:
@@ -1761,3 +1781,201 @@ def test_every_card_has_a_named_scenario() -> None:
                "dwarf_4": "dwarf", "dwarf_5": "dwarf"}.get(card, card)
         assert f"test_{key}_" in names, card
 
+
+
+# -- Every kind through the Ghost, the Imp and the Goblin: twins of a direct win ---------------
+
+TWIN_BIDS = {0: bid(3), 1: bid(2), 2: bid(1)}
+
+
+def twin_stones(card: str) -> dict[int, str]:
+    """Stones that give every power something to choose; for the bag dragons, a bank of red
+    stones only, so that their draws do not depend on the generator."""
+    if card in ("two_headed_dragon", "rainbow_dragon"):
+        return {0: "rr", 1: "b12", 2: "y12"}
+    return {0: "rrbbyyy", 1: "rby", 2: "rr"}
+
+
+def resolve(st: GameState, seat: int) -> GameState:
+    """Answer every prompt of `seat` with its first option until the bidding resumes."""
+    for _ in range(60):
+        prompts = engine.prompts(st)
+        if not prompts or prompts[0]["kind"] != "choose":
+            return st
+        assert prompts[0]["seat"] == seat
+        st, _ = act(st, seat, choose(prompts[0]["options"][0]["id"]))
+    raise AssertionError("the power never finished")
+
+
+def holdings(st: GameState) -> tuple[Any, ...]:
+    """Everything a power can change: every player's score, stones and coins, the bank, the
+    Doppelganger's holder."""
+    b = st.bank
+    return (tuple((p.score, tuple(p.stones), p.fairy_gold + p.fairy_gold_spent, p.common_gold,
+                   p.silver, p.amulets, p.black_magic) for p in st.players),
+            (b.fairy_gold, b.common_gold, b.silver, b.amulets, tuple(b.stones)), st.doppelganger)
+
+
+def direct(card: str, pile: list[str]) -> GameState:
+    """Seat 0 wins `card` itself and resolves it (first option every time)."""
+    specials = None if not CARDS[card].special else [card, "gnome" if card == "fairy" else "fairy"]
+    st = make(card, pile=pile, specials=specials, stones=twin_stones(card),
+              records=[] if card == "witch" else None)
+    st, _ = auction(st, TWIN_BIDS)
+    return resolve(st, 0)
+
+
+@pytest.mark.parametrize("card", [c for c in CARDS if c != "ghost"])
+def test_ghost_copies_every_kind_as_if_won_in_the_ghosts_auction(card: str) -> None:
+    """R22: the Ghost's winner uses the copied card's power as if he had won it in the Ghost's
+    auction: with the same bids and the same choices, the outcome is the same as winning it."""
+    specials = ["ghost", card] if CARDS[card].special else ["ghost", "fairy"]
+    records = [Record("witch", bids={})]
+    if card != "witch":
+        records.append(Record(card, bids={1: Bid(1)}, winner=1))
+    st = make("ghost", pile=["wizard"], specials=specials, stones=twin_stones(card),
+              records=records)
+    st, events = auction(st, TWIN_BIDS)
+    if card == "witch":  # the only card auctioned before: copied at once (R14)
+        assert auto(events, "card")[0]["option"] == "witch"
+    else:
+        st, events = act(st, 0, choose(card))
+    assert of(events, "copy")[0]["card"] == card
+    st = resolve(st, 0)
+    check(st)
+    assert holdings(st) == holdings(direct(card, ["wizard"]))
+
+
+@pytest.mark.parametrize("card", [c for c in CARDS if c not in ("witch", "imp")])
+def test_imp_uses_every_kind_as_if_won(card: str) -> None:
+    """R23: the Imp's winner uses the picked card's power as if he had won it (a Thief or a
+    Necromancer looks at the Imp's auction); same bids, same choices, same outcome."""
+    specials = ["imp", card] if CARDS[card].special else ["imp", "fairy"]
+    filler = "sorcerer" if card == "wizard" else "wizard"
+    st = make("imp", pile=[card, filler], specials=specials, stones=twin_stones(card))
+    st, _ = auction(st, TWIN_BIDS)
+    st, events = act(st, 0, choose(card))
+    assert of(events, "copy")[0]["card"] == card
+    st = resolve(st, 0)
+    check(st)
+    assert holdings(st) == holdings(direct(card, [filler]))
+
+
+@pytest.mark.parametrize("card", [c for c in CARDS if c not in ("witch", "goblin")])
+def test_goblin_uses_every_kind_as_if_won(card: str) -> None:
+    """R23: the Goblin draws the only card left and its winner uses it as if he had won it."""
+    specials = ["goblin", card] if CARDS[card].special else ["goblin", "fairy"]
+    st = make("goblin", pile=[card], specials=specials, stones=twin_stones(card))
+    st, events = auction(st, TWIN_BIDS)
+    assert of(events, "copy")[0]["card"] == card
+    st = resolve(st, 0)
+    check(st)
+    assert holdings(st) == holdings(direct(card, []))
+
+
+# -- More interplay ---------------------------------------------------------------------------
+
+def test_imp_picking_the_doppelganger_gives_it_to_the_imps_winner() -> None:
+    """R23, R24, R6: the Doppelganger taken through the Imp is kept by the Imp's winner and stays
+    with him at the end of the turn."""
+    st = make("imp", pile=["doppelganger"], specials=["imp", "doppelganger"])
+    st, events = win(st, 1)
+    assert of(events, "doppelganger_taken") and st.doppelganger == 1 and st.turn == 2
+    check(st)
+    check_special_cards(st)
+
+
+def test_goblin_drawing_the_imp_lets_the_goblins_winner_pick() -> None:
+    """R23: a Goblin that draws the Imp: the Imp's pick is the Goblin winner's choice."""
+    def goblin(seed: int) -> GameState:
+        return make("goblin", seed=seed, pile=["imp", "red_dragon", "wizard"],
+                    specials=["goblin", "imp"])
+
+    seed = seed_where(lambda s: of(win(goblin(s), 2)[1], "copy")[0]["card"] == "imp")
+    st, _ = win(goblin(seed), 2)
+    expect(st, 2, "imp", "card", ["red_dragon", "wizard"])
+    st, _ = act(st, 2, choose("red_dragon"))
+    assert stones_of(st, 2) == stones("r")
+    assert [r.via for r in st.records[-2:]] == ["goblin", "imp"]
+    bidding(st, "wizard")
+    check(st)
+
+
+def test_ghost_may_copy_a_card_taken_by_the_goblin() -> None:
+    """R22, R23: a card drawn by the Goblin counts as auctioned, so the Ghost may copy it."""
+    records = [Record("goblin", bids={1: Bid(1)}, winner=1), Record("gnome", via="goblin")]
+    st = ghost_state(records, specials=["ghost", "goblin"])
+    st, _ = win(st, 0)
+    expect(st, 0, "ghost", "card", ["witch", "goblin", "gnome"])
+    st, _ = act(st, 0, choose("gnome"))
+    assert st.players[0].common_gold == 4 and st.players[0].silver == 7
+    check(st)
+
+
+def test_doppelganger_played_on_the_ghost_can_be_copied_back_by_that_ghost() -> None:
+    """R22, R24 (engine's choice, P4): the holder plays the Doppelganger on the Ghost; once played
+    nobody holds it, so the first Ghost use copying the Doppelganger (auctioned earlier this turn)
+    gives it back to him; the second use then copies another card."""
+    records = [Record("doppelganger", bids={0: Bid(1)}, winner=0),
+               Record("red_dragon", bids={1: Bid(1)}, winner=1)]
+    st = ghost_state(records, specials=["ghost", "doppelganger"], doppelganger=0, pile=[])
+    st, _ = win(st, 0)
+    st, _ = act(st, 0, choose("play"))
+    assert st.doppelganger is None and "doppelganger" in st.used_specials
+    st, _ = act(st, 0, choose("doppelganger"))
+    assert st.doppelganger == 0 and "doppelganger" not in st.used_specials
+    st, _ = act(st, 0, choose("red_dragon"))
+    assert stones_of(st, 0) == stones("r") and st.turn == 2 and st.doppelganger == 0
+    check(st)
+    check_special_cards(st)
+
+
+def test_doppelganger_double_ghost_necromancer_declined_then_asked_again() -> None:
+    """R24 (engine's choice): the second Necromancer use does nothing only if the bid was already
+    given up; after a first "decline", the second use asks again."""
+    necro = Record("necromancer", bids={1: Bid(1)}, winner=1)
+    st = ghost_state([necro], specials=["ghost", "necromancer"], doppelganger=0)
+    st, _ = win(st, 0, fg=2)
+    st, _ = act(st, 0, choose("play"))
+    st, _ = act(st, 0, choose("necromancer"))
+    st, _ = act(st, 0, choose("decline"))
+    st, _ = act(st, 0, choose("necromancer"))
+    expect(st, 0, "necromancer", "use", ["use", "decline"])
+    st, _ = act(st, 0, choose("use"))
+    assert st.players[0].score == 1 and st.players[0].fairy_gold_spent == 0
+    check(st)
+
+
+def test_doppelganger_not_offered_on_a_cursed_ghost_so_no_copy_either() -> None:
+    """R10, R24: a cursed Ghost: no power, no Doppelganger offer, no copy."""
+    st = ghost_state([Record("red_dragon", bids={1: Bid(1)}, winner=1)], doppelganger=0,
+                     coins={2: "bm1"})
+    st, events = auction(st, {0: bid(2), 2: bid(black_magic=True)})
+    assert of(events, "cursed") and not of(events, "copy")
+    bidding(st, "wizard")
+    check(st)
+
+
+def test_rainbow_dragon_may_draw_on_when_only_the_named_colour_is_left() -> None:
+    """R19 (engine's choice): stopping is always allowed, and so is drawing, even when the bag
+    holds only the named colour (a certain failure)."""
+    def safe(seed: int) -> bool:
+        st = rainbow(seed, stones={1: "b12", 2: "y11"})
+        st, _ = act(st, 0, choose("yellow"))
+        return st.question is not None
+
+    st = rainbow(seed_where(safe), stones={1: "b12", 2: "y11"})
+    assert st.bag == [12, 0, 1]
+    st, _ = act(st, 0, choose("yellow"))
+    # 12 red and 1 yellow: the first draw was red
+    for _ in range(11):
+        if st.question is None:
+            break
+        st, _ = act(st, 0, choose("draw"))
+    if st.question is not None:  # every red drawn: only the yellow is left
+        assert st.bag == [0, 0, 1]
+        expect(st, 0, "rainbow_dragon", "draw", ["draw", "stop"])
+        st, events = act(st, 0, choose("draw"))
+        assert of(events, "rainbow_draw")[0]["failed"]
+    assert stones_of(st, 0) == stones("")
+    check(st)

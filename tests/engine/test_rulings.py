@@ -1701,3 +1701,68 @@ def test_r25_private_events_stay_private() -> None:
     for seat in (None, 0, 1, 2, 3):
         for e in engine.visible_events(all_events, seat):
             assert "private_to" not in e
+
+
+# -- more R24 and R1 combinations -------------------------------------------------------------
+
+def test_r24_doubled_thief_robs_twice_each_use_choosing() -> None:
+    """R24/R15: a doubled Thief robs twice; each use chooses its victim and stone."""
+    st, _ = win_card("thief", players=4, doppelganger=0, stones={1: "r", 2: "bb", 3: "y"})
+    st, _ = act(st, 0, choose("play"))
+    assert victims(st) == [1, 2, 3]  # the only bidder: every other player is second
+    st, _ = act(st, 0, choose("seat2"))
+    assert victims(st) == [1, 2, 3]
+    st, _ = act(st, 0, choose("seat3"))
+    assert stones_of(st, 0) == {"red": 0, "blue": 1, "yellow": 1}
+    assert st.card == "wizard"
+
+
+def test_r24_doubled_rainbow_dragon_fills_the_bag_again() -> None:
+    """R24/R19: the second Rainbow Dragon use puts the whole bank in the bag again."""
+    st, _ = win_card("rainbow_dragon", doppelganger=0, bank_stones="r1")
+    st, ev = act(st, 0, choose("play"))
+    # A bag holding only red: red is named at once and the first draw fails, twice.
+    assert [e["failed"] for e in of_type(ev, "rainbow_draw")] == [True, True]
+    assert len(of_type(ev, "bag_filled")) == 2
+    assert st.bank.stones == [1, 0, 0] and st.bag is None and st.card == "wizard"
+
+
+def resolve_with_first_options(st: GameState, limit: int = 50) -> GameState:
+    """Answer every choose prompt with its first option until an auction opens again."""
+    for _ in range(limit):
+        ps = engine.prompts(st)
+        if not ps or ps[0]["kind"] != "choose":
+            return st
+        st, _ = act(st, ps[0]["seat"], choose(ps[0]["options"][0]["id"]))
+    raise AssertionError("the power never ended")
+
+
+@pytest.mark.parametrize("card", sorted(CARDS))
+def test_r1_every_power_keeps_the_box_exact(card: str) -> None:
+    """R1: the bank supply is exactly the box: whatever a power does (here each card, won with a
+    mixed bid and resolved with its first options), no coin or stone appears or vanishes."""
+    st = build(4, card=card, stones={0: "rrbby", 1: "rby", 2: "yy"},
+               coins={0: "am1", 1: "bm1"}, pile=["magician", "gnome", "wizard"],
+               specials=["fairy", card] if CARDS[card].special else ["fairy", "gnome"],
+               records=[won("witch", 1), won("thief", 2)])
+    assert box_totals(st) == BOX_TOTALS
+    st, _ = auction(st, {0: bid(fg=2, cg=1, amulet=True), 1: bid(fg=1), 2: bid(cg=2)})
+    st = resolve_with_first_options(st)
+    assert box_totals(st) == BOX_TOTALS
+    assert st.bag is None
+
+
+def test_r5_reshuffle_leaves_out_a_doppelganger_won_this_turn() -> None:
+    """R5/R6: the Doppelganger won in the turn that empties the deck is not reshuffled into the
+    new deck: it stays with its winner."""
+    rest = list(SPECIAL_DECK)
+    for c in ("fairy", "doppelganger"):
+        rest.remove(c)
+    st = build(3, card="doppelganger", pile=[], specials=["fairy", "doppelganger"],
+               used_specials=rest)
+    assert st.special_deck == []
+    st, ev = auction(st, {2: bid(fg=1)})
+    assert "special_deck_reshuffled" in types(ev)
+    assert st.turn == 2 and st.doppelganger == 2
+    assert "doppelganger" not in st.specials + st.special_deck + st.used_specials
+    assert Counter(st.special_deck + st.specials + ["doppelganger"]) == Counter(SPECIAL_DECK)

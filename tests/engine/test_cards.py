@@ -762,6 +762,7 @@ def test_quack_wizard_third_point_wins() -> None:
     st = make("quack_wizard", stones={0: "b"}, scores={0: 2, 1: 2})
     st, _ = win(st, 0)
     assert engine.winner(st) == 0 and engine.view(st, None)["winner"] == 0
+    assert stones_of(st, 0) == stones("")
     check(st)
 
 
@@ -805,6 +806,21 @@ def test_two_headed_dragon_with_two_blue_in_bank_never_gives_more() -> None:
         seen.add(tuple(got.values()))
         check(st)
     assert len(seen) == 2
+
+
+def test_two_headed_dragon_draws_from_the_bag_not_from_the_whole_bank() -> None:
+    """R20: bank = 12 red and 1 blue. The bag is 2 red + 1 blue, so two reds come out with
+    probability 1/3 (from the whole bank it would be 11/13, from 3 red + 1 blue 1/2): over 200
+    seeds the frequency must be near 1/3."""
+    base = make("two_headed_dragon", stones={1: "b11", 2: "y12"})
+    two_red = 0
+    for seed in range(200):
+        st = base.clone()
+        st.rng = engine.new_game(3, seed).rng
+        st, _ = win(st, 0)
+        two_red += stones_of(st, 0) == stones("rr")
+        check(st)
+    assert 45 <= two_red <= 85, two_red
 
 
 def test_two_headed_dragon_bag_with_fewer_than_two_stones() -> None:
@@ -924,6 +940,7 @@ def test_rainbow_dragon_failure_event_says_what_was_lost() -> None:
     lost = stones_of(st, 0)
     st, events = act(st, 0, choose("draw"))
     (end,) = of(events, "rainbow_end")
+    check(st)
     assert end["stones"] == lost, end
     assert "no stones" not in end["text"], end["text"]
 

@@ -759,7 +759,7 @@ def test_r13_empty_bid_always_legal() -> None:
         if p["kind"] == "bid":
             for q in engine.prompts(st):
                 assert bid() in engine.legal_actions(st, q["seat"])
-            # Seat 0 bids 1 when it can, the others nothing: some wins, some ties, some nothing.
+            # In odd turns seats 0 and 1 bid 1 each (a tie), in even turns nobody bids.
             st, _ = auction(st, {s: bid(fg=1) for s in (0, 1)
                                  if st.players[s].fairy_gold and st.turn % 2})
         elif p["kind"] == "tiebreak":

@@ -334,7 +334,8 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
 
     Raises IllegalAction (with a stable `code`) when the action is not legal now.
     """
-    if not isinstance(action, dict) or action.get("type") not in ACTION_KEYS:
+    if (not isinstance(action, dict) or not isinstance(action.get("type"), str)
+            or action["type"] not in ACTION_KEYS):
         raise IllegalAction("malformed", f"an action is an object with a type among "
                                          f"{sorted(ACTION_KEYS)}, not {action!r}")
     kind = action["type"]

@@ -385,17 +385,15 @@ def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
             player.stones[c] -= task.drawn[c]
             st.bag[c] += task.drawn[c]
         ev.add("rainbow_draw", "{seat} draws a %s stone: the named colour! All drawn stones go back."
-               % COLOURS[colour], seat=task.seat, stone=COLOURS[colour], failed=True)
-        task.drawn = [0, 0, 0]
-        rainbow_end(st, task, ev, "loses")
+               % COLOURS[colour], seat=task.seat, stone=COLOURS[colour], failed=True,
+               bag=stones_dict(st.bag))
+        rainbow_end(st, task, ev, "gives back")
         return None
     player.stones[colour] += 1
     task.drawn[colour] += 1
     ev.add("rainbow_draw", "{seat} draws a %s stone." % COLOURS[colour], seat=task.seat,
            stone=COLOURS[colour], failed=False, bag=stones_dict(st.bag))
-    if sum(st.bag) == 0:
-        rainbow_end(st, task, ev, "empties the bag and keeps")
-        return None
+    # The bag cannot run out here: the named colour stays in it until drawn.
     return ask(task, "draw", "Rainbow Dragon: draw another stone or stop?",
                [Option("draw", "Draw another stone"), Option("stop", "Stop and keep them")])
 

@@ -247,12 +247,15 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
     setattr(st.bank, coin, have - got)
     player = st.players[seat]
     setattr(player, coin, getattr(player, coin) + got)
-    label = COIN_LABELS[coin]
+    label = COIN_LABELS[coin] + ("s" if coin == "amulets" and got != 1 else "")
     if got == n:
         ev.add("gain", "{seat} takes %d %s from the bank." % (got, label), seat=seat, coin=coin,
                amount=got)
+    elif got == 0:
+        ev.add("gain", "{seat} gets no %s: the bank has none." % COIN_LABELS[coin], seat=seat,
+               coin=coin, amount=0, wanted=n)
     else:
-        ev.add("gain", "{seat} takes %d %s: the bank had only that many." % (got, label),
+        ev.add("gain", "{seat} takes only %d %s: the bank had no more." % (got, label),
                seat=seat, coin=coin, amount=got, wanted=n)
     return got
 

@@ -128,3 +128,85 @@ def test_p10_events_name_players_from_one_and_can_use_names() -> None:
     won = next(e for e in events if e["type"] == "auction_won")
     assert won["winner"] == 1 and won["text"] == "Player 2 wins the Red Dragon."
     assert engine.render_event(won, ["Ann", "Bob", "Cid"]) == "Bob wins the Red Dragon."
+
+
+def test_p11_merchant_may_buy_nothing_and_one_who_cannot_pay_stops_at_once() -> None:
+    st = build(3, card="merchant")
+    st, _ = auction(st, {0: bid(1)})
+    assert "done" in options(st) and len(options(st)) > 1
+    st, events = act(st, 0, choose("done"))
+    assert stones_of(st, 0) == {"red": 0, "blue": 0, "yellow": 0} and st.phase == "bid"
+    st = build(3, card="merchant", coins={0: "fg1 cg0 si2"})
+    st, events = auction(st, {0: bid(1)})
+    assert any(e["type"] == "auto_choice" and e["option"] == "done" for e in events)
+    assert st.phase == "bid"
+
+
+def test_p12_thief_with_nothing_to_take_still_picks_and_spent_gold_is_safe() -> None:
+    st = build(3, card="thief", coins={1: "fg0 cg0 sp3", 2: "fg0 cg0"}, pile=["red_dragon"])
+    st, _ = auction(st, {0: bid(1)})
+    assert options(st) == ["seat1", "seat2"]
+    st, events = act(st, 0, choose("seat1"))
+    assert st.players[1].fairy_gold_spent == 3
+    assert any(e["type"] == "steal" and e["coin"] is None for e in events)
+
+
+def test_p12_a_stolen_fairy_gold_may_be_bid_at_once() -> None:
+    st = build(3, card="thief", coins={0: "fg0 cg1", 1: "fg1 cg0", 2: "fg0 cg0"},
+               pile=["red_dragon"])
+    st, events = auction(st, {0: bid(0, 1)})
+    st, events = act(st, 0, choose("seat1"))
+    assert any(e["type"] == "steal" and e["coin"] == "fairy_gold" for e in events)
+    assert st.card == "red_dragon"
+    assert engine.prompts(st)[0]["max"]["fairy_gold"] == 1
+    st, _ = act(st, 0, bid(1))
+
+
+def test_p13_tiebreak_seconds_count_the_amulet() -> None:
+    st = build(4, card="thief", coins={1: "am1"}, stones={1: "r", 2: "b", 3: "y"})
+    st, _ = auction(st, {0: bid(2), 1: bid(2), 2: bid(2)})
+    st, _ = act(st, 0, tiebreak(3))
+    st, _ = act(st, 1, tiebreak(1, amulet=True))  # worth 2
+    st, events = act(st, 2, tiebreak(1))
+    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
+
+
+def test_p14_a_thief_taken_by_the_imp_looks_at_the_imp_auction() -> None:
+    st = build(3, card="imp", pile=["thief"], specials=["imp", "fairy"], stones={1: "r", 2: "b"})
+    st, events = auction(st, {0: bid(3), 1: bid(2), 2: bid(1)})
+    # The Imp's only card is the Thief (taken at once); seat 1 was second in the Imp's auction.
+    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
+
+
+def test_p15_a_declined_first_necromancer_leaves_the_second_free() -> None:
+    records = [Record("witch", bids={}), Record("necromancer", bids={}, winner=None)]
+    st = build(3, card="ghost", doppelganger=0, records=records,
+               specials=["ghost", "necromancer"])
+    st, _ = auction(st, {0: bid(2)})
+    st, _ = act(st, 0, choose("play"))
+    st, _ = act(st, 0, choose("necromancer"))
+    st, _ = act(st, 0, choose("decline"))
+    st, _ = act(st, 0, choose("necromancer"))
+    assert options(st) == ["use", "decline"]
+    st, _ = act(st, 0, choose("use"))
+    assert st.players[0].score == 1 and st.players[0].fairy_gold_spent == 0
+
+
+def test_p16_doppelganger_is_offered_even_when_the_power_does_nothing() -> None:
+    st = build(3, card="imp", doppelganger=0, pile=[], specials=["imp", "doppelganger"])
+    st, _ = auction(st, {0: bid(1)})
+    assert options(st) == ["play", "keep"]
+
+
+def test_p17_an_amulet_without_gold_is_no_value_and_still_spent() -> None:
+    st = build(3, card="red_dragon", coins={0: "am1"}, pile=["blue_dragon"])
+    st, events = auction(st, {0: bid(0, 0, amulet=True)})
+    assert any(e["type"] == "no_winner" for e in events)
+    assert st.players[0].amulets == 0 and st.bank.amulets == 2
+
+
+def test_p18_a_score_may_pass_three_and_wins_at_once() -> None:
+    st = build(3, card="sorcerer", scores={0: 2}, stones={0: "r4"})
+    st, _ = auction(st, {0: bid(1)})
+    st, _ = act(st, 0, choose("pay"))
+    assert st.players[0].score == 4 and engine.winner(st) == 0 and engine.prompts(st) == []

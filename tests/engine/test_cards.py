@@ -77,7 +77,7 @@ def check(st: GameState) -> None:
     for p in ps:
         assert min(p.fairy_gold, p.fairy_gold_spent, p.common_gold, p.silver, p.amulets,
                    p.black_magic, *p.stones) >= 0, p
-        assert 0 <= p.score <= 3
+        assert p.score >= 0
     assert min(bank.fairy_gold, bank.common_gold, bank.silver, bank.amulets, *bank.stones,
                *bag) >= 0, (bank, bag)
     assert sum(p.fairy_gold + p.fairy_gold_spent for p in ps) + bank.fairy_gold == BOX_FAIRY_GOLD
@@ -411,7 +411,7 @@ def test_sorcerer_cannot_pay_and_the_bank_has_no_common_gold() -> None:
 
 
 def test_sorcerer_two_points_win_from_one() -> None:
-    """R7: two points from 1 reach 3: the game is won at once."""
+    """R7: two points from 1 reach 3: the game is won at once (P18: from 2 it would be 4)."""
     st = make("sorcerer", stones={0: "y4"}, scores={0: 1})
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("pay"))
@@ -1087,7 +1087,8 @@ def test_merchant_done_at_once_buys_nothing() -> None:
 
 
 def test_merchant_with_nothing_to_pay_with_stops_at_once() -> None:
-    """R14, R17: no Common Gold, no unspent Fairy Gold, under 3 Silver: only "done", at once."""
+    """R14, R17, P11: no Common Gold, no unspent Fairy Gold, under 3 Silver: only "done", at
+    once."""
     st = make("merchant", coins={0: "fg1 cg0 si2"})
     st, events = win(st, 0, fg=1)
     assert auto(events, "buy")[0]["option"] == "done"
@@ -1096,7 +1097,7 @@ def test_merchant_with_nothing_to_pay_with_stops_at_once() -> None:
 
 
 def test_merchant_offers_only_colours_in_the_bank_and_stops_when_it_runs_out() -> None:
-    """R17, R14: a stone the bank lacks is not offered; the last blue stone bought, blue is gone;
+    """R17, R14, P11: a stone the bank lacks is not offered; the last blue stone bought, blue is gone;
     with no stone left at all only "done" remains and it resolves at once."""
     st = make("merchant", stones={1: "r12 b11", 2: "y12"}, coins={0: "cg2 si0 fg0"})
     st, _ = auction(st, {0: bid(0, 1)})
@@ -1178,7 +1179,7 @@ def test_troll_every_player_including_the_winner_returns_the_named_colour() -> N
 
 
 def test_troll_may_name_a_colour_nobody_holds() -> None:
-    """R21: "any colour": yellow is offered though nobody holds one; nothing changes."""
+    """R21, project ruling P8: "any colour": yellow is offered though nobody holds one."""
     st = make("troll", stones={0: "r", 1: "b"})
     st, _ = win(st, 1)
     expect(st, 1, "troll", "colour", ["red", "blue", "yellow"])
@@ -1263,8 +1264,8 @@ def test_imp_as_the_last_card_of_the_turn_does_nothing() -> None:
 
 
 def test_imp_picking_the_necromancer_looks_at_the_imps_auction() -> None:
-    """R23 with R18 (as R22 says for the Ghost): a Necromancer reached through the Imp gives up the
-    Fairy Gold bid in the Imp's auction."""
+    """R23 with R18, project ruling P14 (as R22 says for the Ghost): a Necromancer reached through
+    the Imp gives up the Fairy Gold bid in the Imp's auction."""
     st = make("imp", pile=["necromancer", "wizard"], specials=["imp", "necromancer"])
     st, _ = win(st, 2, fg=4)
     st, _ = act(st, 2, choose("necromancer"))
@@ -1865,7 +1866,7 @@ def test_ghost_copies_every_kind_as_if_won_in_the_ghosts_auction(card: str) -> N
 
 @pytest.mark.parametrize("card", [c for c in CARDS if c not in ("witch", "imp")])
 def test_imp_uses_every_kind_as_if_won(card: str) -> None:
-    """R23: the Imp's winner uses the picked card's power as if he had won it (a Thief or a
+    """R23, P14: the Imp's winner uses the picked card's power as if he had won it (a Thief or a
     Necromancer looks at the Imp's auction); same bids, same choices, same outcome."""
     specials = ["imp", card] if CARDS[card].special else ["imp", "fairy"]
     filler = "sorcerer" if card == "wizard" else "wizard"
@@ -1880,7 +1881,8 @@ def test_imp_uses_every_kind_as_if_won(card: str) -> None:
 
 @pytest.mark.parametrize("card", [c for c in CARDS if c not in ("witch", "goblin")])
 def test_goblin_uses_every_kind_as_if_won(card: str) -> None:
-    """R23: the Goblin draws the only card left and its winner uses it as if he had won it."""
+    """R23, P14: the Goblin draws the only card left and its winner uses it as if he had won it
+    (a Thief or a Necromancer looks at the Goblin's auction)."""
     specials = ["goblin", card] if CARDS[card].special else ["goblin", "fairy"]
     st = make("goblin", pile=[card], specials=specials, stones=twin_stones(card))
     st, events = auction(st, TWIN_BIDS)
@@ -1930,7 +1932,7 @@ def test_ghost_may_copy_a_card_taken_by_the_goblin() -> None:
 
 
 def test_doppelganger_played_on_the_ghost_can_be_copied_back_by_that_ghost() -> None:
-    """R22, R24 (engine's choice, P4): the holder plays the Doppelganger on the Ghost; once played
+    """R22, R24, project ruling P4: the holder plays the Doppelganger on the Ghost; once played
     nobody holds it, so the first Ghost use copying the Doppelganger (auctioned earlier this turn)
     gives it back to him; the second use then copies another card."""
     records = [Record("doppelganger", bids={0: Bid(1)}, winner=0),
@@ -1948,8 +1950,8 @@ def test_doppelganger_played_on_the_ghost_can_be_copied_back_by_that_ghost() -> 
 
 
 def test_doppelganger_double_ghost_necromancer_declined_then_asked_again() -> None:
-    """R24 (engine's choice): the second Necromancer use does nothing only if the bid was already
-    given up; after a first "decline", the second use asks again."""
+    """R24, project ruling P15: the second Necromancer use does nothing only if the bid was
+    already given up; after a first "decline", the second use asks again."""
     necro = Record("necromancer", bids={1: Bid(1)}, winner=1)
     st = ghost_state([necro], specials=["ghost", "necromancer"], doppelganger=0)
     st, _ = win(st, 0, fg=2)
@@ -1974,7 +1976,7 @@ def test_doppelganger_not_offered_on_a_cursed_ghost_so_no_copy_either() -> None:
 
 
 def test_rainbow_dragon_may_draw_on_when_only_the_named_colour_is_left() -> None:
-    """R19 (engine's choice): stopping is always allowed, and so is drawing, even when the bag
+    """R19, P5 (engine's choice): stopping is always allowed, and so is drawing, even when the bag
     holds only the named colour (a certain failure)."""
     def safe(seed: int) -> bool:
         st = rainbow(seed, stones={1: "b12", 2: "y11"})
@@ -1995,4 +1997,119 @@ def test_rainbow_dragon_may_draw_on_when_only_the_named_colour_is_left() -> None
         st, events = act(st, 0, choose("draw"))
         assert of(events, "rainbow_draw")[0]["failed"]
     assert stones_of(st, 0) == stones("")
+    check(st)
+
+
+# -- Choices the rules forbid are refused, and change nothing ----------------------------------
+
+def refused(st: GameState, seat: int, option_id: str, code: str = "unknown_option") -> None:
+    """Contract: an illegal action raises IllegalAction with a stable code; nothing changes."""
+    before = engine.dumps(st)
+    with pytest.raises(engine.IllegalAction) as info:
+        engine.apply(st, seat, choose(option_id))
+    assert info.value.code == code
+    assert engine.dumps(st) == before
+
+
+def test_thief_refuses_a_victim_who_is_not_second() -> None:
+    """R15: only a second bidder may be robbed, and not the winner himself."""
+    st = make("thief", 4, stones={1: "r", 2: "b", 3: "y"})
+    st, _ = auction(st, {0: bid(3), 1: bid(2), 2: bid(2), 3: bid(1)})
+    for victim in ("seat3", "seat0", "seat9", "red"):
+        refused(st, 0, victim)
+    refused(st, 1, "seat1", "not_your_turn")
+    check(st)
+
+
+def test_thief_refuses_a_stone_the_victim_lacks() -> None:
+    """R15: the stone is one the victim has."""
+    st = make("thief", stones={1: "rr"})
+    st, events = auction(st, {0: bid(3), 1: bid(2)})
+    assert auto(events, "stone")[0]["option"] == "red"  # one colour only: taken at once
+    st = make("thief", stones={1: "rb"})
+    st, _ = auction(st, {0: bid(3), 1: bid(2)})
+    refused(st, 0, "yellow")
+    check(st)
+
+
+def test_brigand_refuses_to_rob_himself() -> None:
+    """R16: the winner names another player."""
+    st = make("brigand")
+    st, _ = win(st, 1)
+    refused(st, 1, "seat1")
+    check(st)
+
+
+def test_ghost_refuses_itself_and_cards_not_yet_auctioned() -> None:
+    """R22: not the Ghost itself, not a card still in the pile."""
+    st = ghost_state([Record("red_dragon", bids={1: Bid(1)}, winner=1)], pile=["wizard"])
+    st, _ = win(st, 0)
+    for card in ("ghost", "wizard", "blue_dragon"):
+        refused(st, 0, card)
+    check(st)
+
+
+def test_imp_refuses_a_card_already_auctioned() -> None:
+    """R23: only a card not yet auctioned this turn."""
+    st = make("imp", pile=["wizard", "thief"], specials=["imp", "fairy"])
+    st, _ = win(st, 0)
+    for card in ("witch", "imp", "red_dragon"):
+        refused(st, 0, card)
+    check(st)
+
+
+def test_rainbow_dragon_refuses_a_colour_absent_from_the_bag() -> None:
+    """R19 (rules: a colour absent from the bank cannot be named)."""
+    st = rainbow(stones={1: "b12"})
+    refused(st, 0, "blue")
+    check(st)
+
+
+def test_merchant_refuses_a_purchase_he_cannot_pay() -> None:
+    """R17: each stone is paid with a coin he holds: with 2 Silver and no gold, nothing but done."""
+    st = make("merchant", coins={0: "fg2 cg1 si2"}, stones={1: "r12"})
+    st, _ = auction(st, {0: bid(2)})
+    for bad in ("blue:silver", "red:common_gold", "blue:fairy_gold", "blue:amulets", "blue"):
+        refused(st, 0, bad)
+    check(st)
+
+
+def test_sorcerers_apprentice_refuses_a_colour_without_a_pair() -> None:
+    """R21: two stones of the colour paid."""
+    st = make("sorcerers_apprentice", stones={0: "rrbby"})
+    st, _ = win(st, 0)
+    refused(st, 0, "yellow")
+    check(st)
+
+
+def test_magician_refuses_a_payment_of_stones_he_does_not_hold() -> None:
+    """R4: 4 of his own stones."""
+    st = make("magician", stones={0: "rrbby"})
+    st, _ = win(st, 0)
+    st, _ = act(st, 0, choose("pay"))
+    for bad in ("red4", "red2-blue1", "yellow2-red2", "pay"):
+        refused(st, 0, bad)
+    check(st)
+
+
+def test_doppelganger_is_offered_even_when_the_power_will_do_nothing() -> None:
+    """R24, project ruling P16: the Imp is the last card, so it will do nothing; the holder is
+    still asked, and a Doppelganger played on it is spent."""
+    st = make("imp", pile=[], specials=["imp", "fairy"], doppelganger=0)
+    st, _ = win(st, 0)
+    expect(st, 0, "imp", "play_doppelganger", ["play", "keep"])
+    st, events = act(st, 0, choose("play"))
+    assert len(of(events, "no_effect")) == 2
+    assert st.turn == 2 and st.doppelganger is None
+    assert st.used_specials.count("doppelganger") == 1
+    check(st)
+    check_special_cards(st)
+
+
+def test_sorcerer_from_two_points_scores_four_and_wins() -> None:
+    """R7, project ruling P18: scores can pass 3; it is still an immediate win."""
+    st = make("sorcerer", stones={0: "b4"}, scores={0: 2})
+    st, _ = win(st, 0)
+    st, _ = act(st, 0, choose("pay"))
+    assert st.players[0].score == 4 and engine.winner(st) == 0 and engine.prompts(st) == []
     check(st)

@@ -361,3 +361,21 @@ def test_playouts_reach_the_rare_rules() -> None:
               "rainbow_end", "necromancer", "special_deck_reshuffled", "auto_choice",
               "pay_stones", "game_over", "turn_ended"}
     assert wanted <= set(SEEN), f"never seen: {sorted(wanted - set(SEEN))}"
+
+
+@pytest.mark.parametrize("text", ["", "not json", "[]", "null", "1", '"state"', "{}",
+                                  '{"format": 1}', '{"format": 99}', '{"format": 1, "players": []}'])
+def test_loads_refuses_what_is_not_a_state(text: str) -> None:
+    with pytest.raises(engine.IllegalAction) as info:
+        engine.loads(text)
+    assert info.value.code == "malformed"
+
+
+@pytest.mark.parametrize(("key", "value"), [("bank", [1]), ("players", [[0]]), ("tasks", [[1]]),
+                                            ("seed", "abc"), ("records", [{}]), ("sealed", 3)])
+def test_loads_refuses_a_damaged_state(key: str, value: object) -> None:
+    data = json.loads(engine.dumps(engine.new_game(3, 1)))
+    data[key] = value
+    with pytest.raises(engine.IllegalAction) as info:
+        engine.loads(json.dumps(data))
+    assert info.value.code == "malformed"

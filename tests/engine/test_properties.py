@@ -11,8 +11,12 @@ replay from the seed and the actions gives the same state.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -379,3 +383,33 @@ def test_loads_refuses_a_damaged_state(key: str, value: object) -> None:
     with pytest.raises(engine.IllegalAction) as info:
         engine.loads(json.dumps(data))
     assert info.value.code == "malformed"
+
+
+GAME_SCRIPT = """
+import hashlib, json, random, sys
+sys.path.insert(0, sys.argv[1])
+import engine
+from tests.engine.builder import random_legal_action
+digest = hashlib.sha256()
+for players, seed in ((3, 5), (6, 2**70 + 1)):
+    rng = random.Random(seed)
+    st = engine.new_game(players, seed)
+    while st.winner is None:
+        prompt = rng.choice(engine.prompts(st))
+        st, events = engine.apply(st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng))
+        digest.update(json.dumps(events, sort_keys=True).encode())
+    digest.update(engine.dumps(st).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_the_same_seed_gives_the_same_game_in_every_process() -> None:
+    """No set order, str hash or id leaks into the rules: other hash seeds, same games."""
+    root = str(Path(__file__).resolve().parents[2])
+    digests = set()
+    for hash_seed in ("0", "1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", GAME_SCRIPT, root], capture_output=True,
+                              text=True, env=env, timeout=120, check=True)
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1, digests

@@ -123,9 +123,9 @@ def expect(st: GameState, seat: int, character: str, step: str, options: list[st
     for other in range(len(st.players)):
         if other != seat:
             assert engine.legal_actions(st, other) == []
-    view = engine.view(st, None)
-    assert view["awaiting"] == [{"seat": seat, "kind": "choose", "character": character,
-                                 "step": step}]
+    (awaiting,) = engine.view(st, None)["awaiting"]
+    assert {k: awaiting[k] for k in ("seat", "kind", "character", "step")} == {
+        "seat": seat, "kind": "choose", "character": character, "step": step}
     return p
 
 

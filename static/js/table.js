@@ -24,6 +24,7 @@ const S = {
   prompts: [],
   log: [], // visible events, oldest first
   pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
+  resendOnState: false,
   panelKey: null, // the prompt the action panel was built for
   actionError: null,
   wasMyMove: false,
@@ -58,6 +59,7 @@ class Live {
     let helloSeen = false;
     ws.addEventListener("open", () => {
       this.attempt = 0;
+      S.resendOnState = true; // a new socket: an unacknowledged action is sent again
       this.everOpened = true;
       setBanner(false);
       this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), 25000);
@@ -147,12 +149,15 @@ function onMessage(msg) {
       S.gameId = msg.game_id || S.gameId;
       S.view = msg.view;
       S.prompts = Array.isArray(msg.prompts) ? msg.prompts : [];
-      resendPending();
+      settlePending();
       render();
       break;
     }
     case "ack":
-      if (S.pending && S.pending.action_id === msg.action_id) S.pending = null;
+      if (S.pending && S.pending.action_id === msg.action_id) {
+        S.pending = null;
+        render();
+      }
       break;
     case "error":
       if (msg.code === "invalid_token" || msg.code === "not_seated") {
@@ -199,19 +204,33 @@ function promptKey(p) {
 function sendAction(action) {
   const prompt = myPrompt();
   S.actionError = null;
-  S.pending = { action_id: newId(), action, promptKey: promptKey(prompt) };
-  live.send({ type: "action", action, action_id: S.pending.action_id });
+  const pending = { action_id: newId(), action, promptKey: promptKey(prompt) };
+  S.pending = pending;
+  live.send({ type: "action", action, action_id: pending.action_id });
   renderAction(true);
+  // No answer for a while on an open socket: send it again (the server ignores a repeat).
+  const retry = () => {
+    if (S.pending !== pending) return;
+    live.send({ type: "action", action, action_id: pending.action_id });
+    window.setTimeout(retry, 8000);
+  };
+  window.setTimeout(retry, 8000);
 }
 
-function resendPending() {
-  // After a reconnect: the same action_id again has no second effect on the server.
+function settlePending() {
+  // Called with every new state. The action is settled by its ack; but when the state shows the
+  // prompt answered already (the ack may come second), the panel need not wait for it.
+  const resend = S.resendOnState;
+  S.resendOnState = false;
   if (!S.pending) return;
   const prompt = myPrompt();
-  if (prompt && promptKey(prompt) === S.pending.promptKey) {
+  if (!prompt || promptKey(prompt) !== S.pending.promptKey) {
+    S.pending = null; // only this seat's own action changes its prompt: it was applied
+    return;
+  }
+  if (resend) {
+    // After a reconnect: the same action_id again has no second effect on the server.
     live.send({ type: "action", action: S.pending.action, action_id: S.pending.action_id });
-  } else {
-    S.pending = null;
   }
 }
 

@@ -1,0 +1,70 @@
+"""The lobby's other ways to a game: quick play, private tables, bots in the waiting room."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ConsoleWatch, NewPage, Server
+from tests.browser.helpers import create_table
+
+pytestmark = pytest.mark.browser
+
+
+def test_quick_play_joins_the_open_table_and_a_bot_takes_the_last_seat(
+    server: Server, new_page: NewPage
+) -> None:
+    alice, bob = new_page("alice"), new_page("bob")
+    create_table(alice, server, "Alice")
+
+    bob.goto(server.url + "/")
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Quick play").click()
+    expect(bob.locator("#waiting-view")).to_be_visible()
+    expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
+    expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
+    expect(alice.get_by_role("button", name="Start the game")).to_be_disabled()
+
+    alice.get_by_role("button", name="Add a bot").click()
+    expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(3)
+    expect(alice.locator("#waiting-seats li[data-seat='2'] .tag")).to_have_text("bot")
+    alice.get_by_role("button", name="Start the game").click()
+
+    for page in (alice, bob):
+        expect(page.locator("#game-view")).to_be_visible()
+        page.get_by_role("button", name="Bid nothing").click()
+    # The bot bids by itself; the reveal shows three fists.
+    for page in (alice, bob):
+        expect(page.locator("#reveal-area .fist")).to_have_count(3)
+    expect(bob.locator("#log")).to_contain_text("Bids for the Witch")
+
+    # The name is remembered on this device.
+    bob.goto(server.url + "/")
+    expect(bob.get_by_label("Your name")).to_have_value("Bob")
+
+
+def test_a_private_table_is_not_listed_but_its_invite_link_works(
+    server: Server, new_page: NewPage
+) -> None:
+    alice, bob = new_page("alice"), new_page("bob")
+    alice.goto(server.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("List this table in the lobby").uncheck()
+    alice.get_by_role("button", name="Create the table").click()
+    expect(alice.locator("#waiting-view")).to_be_visible()
+    invite = alice.input_value("#invite-link")
+
+    bob.goto(server.url + "/")
+    expect(bob.locator("#open-tables .empty")).to_be_visible()
+    bob.goto(invite)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Sit down").click()
+    expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
+
+
+def test_an_unknown_table_says_so(server: Server, new_page: NewPage, console: ConsoleWatch) -> None:
+    # Chromium logs every 404 answer as a console error: here it is the expected answer.
+    console.tolerated.append("status of 404")
+    page = new_page("visitor")
+    page.goto(server.url + "/t/no-such-table")
+    expect(page.locator("#notfound-view")).to_be_visible()

@@ -216,7 +216,10 @@ class SeatClient:
         return f"{self.base_ws}/ws/tables/{self.table_id}" + ("?" + "&".join(query) if query else "")
 
     async def connect(self, since: int | None = None) -> None:
-        self.ws = await websockets.connect(self.url(since), max_size=2**22)
+        if self.ws is not None:  # a socket the server dropped: release it first
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        self.ws = await websockets.connect(self.url(since), max_size=2**22, close_timeout=2)
         self.close_code = None
 
     async def close(self) -> None:

@@ -68,3 +68,13 @@ export function stonesEl(stones, { compact = false } = {}) {
   }
   return h("div", { class: "stones" }, parts);
 }
+
+/** Just the gems, in one row, for a handful of stones (e.g. the stones an option pays). */
+export function gemRow(stones) {
+  const gems = [];
+  for (const colour of ["red", "blue", "yellow"]) {
+    const n = (stones && stones[colour]) || 0;
+    for (let i = 0; i < Math.min(n, 12); i++) gems.push(h("i", { class: `gem ${colour}` }));
+  }
+  return h("span", { class: "gem-row", "aria-hidden": "true" }, gems.length ? gems : "–");
+}

@@ -4,7 +4,7 @@
 
 import { h } from "./common.js";
 import { t, charName, promptQuestion, optionLabel } from "./i18n.js";
-import { cardEl, stonesEl } from "./cards.js";
+import { cardEl, gemRow } from "./cards.js";
 import { describeBid } from "./events.js";
 
 /** A stepper: − [n] + for one kind of coin, limited to 0..max. */
@@ -134,7 +134,7 @@ export function tiebreakPanel(prompt, send, tiedNames) {
 /** The decoration of an option button, from the option's data (none for unknown shapes). */
 function optionArt(option, ctx) {
   if (typeof option.card === "string") return cardEl(option.card, { size: "mini" });
-  if (option.stones && typeof option.stones === "object") return stonesEl(option.stones, { compact: true });
+  if (option.stones && typeof option.stones === "object") return gemRow(option.stones);
   if (typeof option.colour === "string") {
     return h("span", { class: "art", "aria-hidden": "true" },
       h("i", { class: `gem ${option.colour}` }),
@@ -142,7 +142,7 @@ function optionArt(option, ctx) {
   }
   if (typeof option.seat === "number" && ctx.players) {
     const p = ctx.players[option.seat];
-    return p ? stonesEl(p.stones, { compact: true }) : null;
+    return p ? gemRow(p.stones) : null;
   }
   return null;
 }

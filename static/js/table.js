@@ -341,7 +341,12 @@ function chime() {
 function renderTurnIndicator() {
   const status = turnStatus();
   const el = $("#turn-indicator");
-  el.textContent = status.text;
+  if (status.mine) {
+    // A link down to the decision: on a phone the panel is below the table.
+    fill(el, h("a", { class: "jump", href: "#action-area" }, status.text));
+  } else {
+    el.textContent = status.text;
+  }
   el.classList.toggle("mine", status.mine);
   el.dataset.mine = status.mine ? "1" : "0";
   if (status.mine) {
@@ -560,6 +565,7 @@ function renderAction(force = false) {
     // Move focus to the new decision so keyboard players can answer at once.
     const first = area.querySelector("button:not([disabled]), input");
     if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
+    if (window.matchMedia("(max-width: 760px)").matches) area.scrollIntoView({ block: "nearest", behavior: "smooth" });
     return;
   }
   if (v.winner !== null && v.winner !== undefined) {
@@ -622,6 +628,9 @@ function renderEnd() {
     h("ol", { class: "end-scores" }, scores.map((p) => h("li", {},
       h("span", {}, nameOf(p.seat)), h("span", {}, stonesEl(p.stones, { compact: true })),
       h("strong", {}, t("table.points", { n: p.score }))))),
+    v.seed !== null && v.seed !== undefined
+      ? h("p", { class: "hint seed" }, t("end.seed", { seed: v.seed, commitment: String(v.seed_commitment || "").slice(0, 16) }))
+      : null,
     h("div", { class: "end-actions" },
       gameId ? h("a", { class: "btn", id: "replay-link", href: `/api/games/${encodeURIComponent(gameId)}`, target: "_blank", rel: "noopener" }, t("end.replay")) : null,
       h("a", { class: "btn primary", href: "/" }, t("end.lobby")),

@@ -213,6 +213,12 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 if "power" not in shots:
                     page.screenshot(path=str(artifacts / "power.png"), animations="disabled")
                     shots.add("power")
+                if f"{character}.{step}" not in shots:
+                    # One picture of each kind of decision met, for people to look at.
+                    (artifacts / "prompts").mkdir(exist_ok=True)
+                    page.locator("#action-area").screenshot(
+                        path=str(artifacts / "prompts" / f"{character}.{step}.png"), animations="disabled")
+                    shots.add(f"{character}.{step}")
                 choice = choose_option(p, character, step, ids)
                 page.click(f"#action-area [data-option-id='{choice}']")
                 p.stats["choose"] += 1

@@ -3,6 +3,7 @@ down. The player returns to the same seat and the same state; a banner shows whi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,11 @@ def test_reload_in_the_middle_of_a_bid_keeps_the_seat_and_the_state(
         expect(page.locator("#reveal-area")).to_contain_text("2 Fairy Gold")
     expect(bob.locator("#my-coins [data-coin=black_magic] .count")).to_have_text("1")
     expect(bob.locator("#log")).to_contain_text("Bob wins the Witch.")
+
+    # Who is connected is shown on the seats.
+    expect(alice.locator(".seat[data-seat='2'] .presence")).to_have_class(re.compile(r"\bon\b"))
+    carol.close()
+    expect(alice.locator(".seat[data-seat='2'] .presence")).not_to_have_class(re.compile(r"\bon\b"))
 
 
 def test_a_dropped_connection_shows_a_banner_and_the_game_resumes(

@@ -330,10 +330,11 @@ def brigand(st: GameState, task: Task, choice: str | None, ev: Events) -> Questi
 @power("doppelganger")
 def doppelganger(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     if st.doppelganger is not None:  # R22: a copy gives the card only if nobody holds it
-        nothing(task, ev, "another player holds the Doppelganger")
+        nothing(task, ev, "a player holds the Doppelganger")
         return None
-    if "doppelganger" in st.used_specials:  # played earlier this turn, then copied by the Ghost
-        st.used_specials.remove("doppelganger")
+    if "doppelganger" in st.used_specials:  # P4: played earlier this turn, it is discarded
+        nothing(task, ev, "the Doppelganger was played and discarded")
+        return None
     st.doppelganger = task.seat
     ev.add("doppelganger_taken", "{seat} keeps the Doppelganger face up.", seat=task.seat)
     return None

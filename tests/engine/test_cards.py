@@ -1931,20 +1931,21 @@ def test_ghost_may_copy_a_card_taken_by_the_goblin() -> None:
     check(st)
 
 
-def test_doppelganger_played_on_the_ghost_can_be_copied_back_by_that_ghost() -> None:
-    """R22, R24, project ruling P4: the holder plays the Doppelganger on the Ghost; once played
-    nobody holds it, so the first Ghost use copying the Doppelganger (auctioned earlier this turn)
-    gives it back to him; the second use then copies another card."""
+def test_doppelganger_played_on_the_ghost_cannot_be_copied_back_by_that_ghost() -> None:
+    """R22, R24, project ruling P4: the holder plays the Doppelganger on the Ghost; once played it
+    is discarded, so the first Ghost use copying the Doppelganger (auctioned earlier this turn)
+    gives nothing; the second use then copies another card."""
     records = [Record("doppelganger", bids={0: Bid(1)}, winner=0),
                Record("red_dragon", bids={1: Bid(1)}, winner=1)]
     st = ghost_state(records, specials=["ghost", "doppelganger"], doppelganger=0, pile=[])
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("play"))
     assert st.doppelganger is None and "doppelganger" in st.used_specials
-    st, _ = act(st, 0, choose("doppelganger"))
-    assert st.doppelganger == 0 and "doppelganger" not in st.used_specials
+    st, events = act(st, 0, choose("doppelganger"))
+    assert st.doppelganger is None and "doppelganger" in st.used_specials
+    assert of(events, "no_effect")
     st, _ = act(st, 0, choose("red_dragon"))
-    assert stones_of(st, 0) == stones("r") and st.turn == 2 and st.doppelganger == 0
+    assert stones_of(st, 0) == stones("r") and st.turn == 2 and st.doppelganger is None
     check(st)
     check_special_cards(st)
 

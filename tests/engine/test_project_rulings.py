@@ -52,14 +52,27 @@ def test_p3_ghost_may_copy_a_card_taken_by_the_imp_and_the_imp_itself() -> None:
     assert "imp" in ghost_options and "witch" in ghost_options and "ghost" not in ghost_options
 
 
-def test_p4_ghost_takes_back_a_doppelganger_played_earlier_this_turn() -> None:
+def test_p4_ghost_cannot_take_back_a_doppelganger_played_earlier_this_turn() -> None:
     records = [Record("witch", bids={}), Record("doppelganger", bids={0: Bid(1)}, winner=0)]
     st = build(3, card="ghost", specials=["doppelganger", "ghost"], records=records,
-               used_specials=["doppelganger"])
-    st, _ = auction(st, {1: bid(1)})
-    st, _ = act(st, 1, choose("doppelganger"))
-    assert st.doppelganger == 1
-    assert "doppelganger" not in st.used_specials
+               used_specials=["doppelganger"], pile=["red_dragon"])
+    st, events = auction(st, {1: bid(1)})
+    st, events = act(st, 1, choose("doppelganger"))
+    assert st.doppelganger is None and "doppelganger" in st.used_specials
+    assert any(e["type"] == "no_effect" for e in events)
+
+
+def test_p4_holder_playing_the_doppelganger_on_the_ghost_gets_no_free_double() -> None:
+    records = [Record("witch", bids={}), Record("doppelganger", bids={0: Bid(1)}, winner=0),
+               Record("red_dragon", bids={1: Bid(1)}, winner=1)]
+    st = build(3, card="ghost", specials=["doppelganger", "ghost"], records=records,
+               doppelganger=0, pile=["blue_dragon"])
+    st, _ = auction(st, {0: bid(1)})
+    st, _ = act(st, 0, choose("play"))
+    st, _ = act(st, 0, choose("doppelganger"))
+    assert st.doppelganger is None
+    st, _ = act(st, 0, choose("red_dragon"))
+    assert st.players[0].stones == [1, 0, 0] and st.doppelganger is None
 
 
 def test_p5_rainbow_dragon_stops_when_the_bag_runs_out() -> None:

@@ -19,7 +19,7 @@ export function cardEl(id, { size = "small", extra = null, label = null } = {}) 
       role: "img",
       "aria-label": label || charName(id),
     },
-    h("div", { class: "card-name" }, charName(id)),
+    h("div", { class: `card-name ${charName(id).length > 11 ? "long" : ""}` }, charName(id)),
     h("div", { class: "card-art", "aria-hidden": "true" }, h("span", { class: "glyph" }, charGlyph(id))),
     size === "mini" ? null : h("div", { class: "card-text" }, charText(id)),
     extra,

@@ -9,7 +9,6 @@ import { cardEl } from "./cards.js";
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
 let openTables = [];
-let serverInfo = {};
 
 function currentName() {
   return nameInput.value.trim();
@@ -51,22 +50,6 @@ function renderSeatPicker() {
         h("span", {}, String(n))),
     );
   }
-}
-
-function renderTimer() {
-  const field = $("#timer-field");
-  const choices = serverInfo.timer_choices;
-  if (!Array.isArray(choices) || !choices.length) {
-    field.hidden = true;
-    return;
-  }
-  const select = $("#timer");
-  const value = select.value;
-  select.replaceChildren(
-    ...choices.map((s) => h("option", { value: String(s), selected: String(s) === value },
-      s ? t("lobby.timer_s", { n: s }) : t("lobby.timer_none"))),
-  );
-  field.hidden = false;
 }
 
 function playerNames(table) {
@@ -152,7 +135,6 @@ function renderHero() {
 
 function rerender() {
   renderSeatPicker();
-  renderTimer();
   renderTables();
   renderMyTables();
   renderHero();
@@ -167,7 +149,6 @@ $("#create-form").addEventListener("submit", async (ev) => {
   try {
     const seats = Number(new FormData(ev.target).get("seats") || 3);
     const body = { seats, public: $("#public").checked };
-    if (!$("#timer-field").hidden) body.timer = Number($("#timer").value) || null;
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {
@@ -180,13 +161,7 @@ $("#quick-play").addEventListener("click", async () => {
   const name = requireName();
   if (!name) return;
   try {
-    if (serverInfo.quick_play_path) {
-      // Server-side matchmaking when the server offers it.
-      const seat = await api("POST", serverInfo.quick_play_path, { body: { name } });
-      saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
-      window.location.assign(`/t/${encodeURIComponent(seat.table_id)}`);
-      return;
-    }
+    // Matchmaking in the client: the open public table closest to full, else a new one.
     await refresh();
     // The table closest to full starts soonest.
     const candidates = openTables.filter((x) => !savedSeat(x.id)).sort((a, b) => (b.taken / b.seats) - (a.taken / a.seats));

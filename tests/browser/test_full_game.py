@@ -179,7 +179,8 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                         page.screenshot(path=str(artifacts / "bid.png"), animations="disabled")
                         shots.add("bid")
                     if "phone" not in shots and p is carol:
-                        page.screenshot(path=str(artifacts / "phone.png"), animations="disabled", full_page=False)
+                        page.screenshot(path=str(artifacts / "phone.png"), animations="disabled")
+                        page.screenshot(path=str(artifacts / "phone-table.png"), animations="disabled", full_page=True)
                         shots.add("phone")
                     page.get_by_role("button", name="Submit bid").click()
                 p.stats["bid"] += 1

@@ -1,0 +1,181 @@
+"""Capture every frame sent to every seat and spectator during whole games and check that none
+carries another seat's coins behind the screen, a sealed bid before its reveal, the seed before
+the game ends, or a token; through live updates, fresh connections and reconnections alike."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+
+import engine
+from app.service import redact_prompts
+from engine.state import Bid, TieBid
+from tests.server.harness import (
+    SeatClient,
+    ServerProcess,
+    add_bots,
+    bot_strategy,
+    create_table,
+    join,
+    replay_states,
+    start,
+)
+
+
+def twin(state: Any, viewer: int | None) -> Any:
+    """The same game, except for everything hidden from `viewer`: other seats' coins and sealed
+    bids. A frame that tells the two worlds apart leaks."""
+    other = state.clone()
+    for player in other.players:
+        if player.seat == viewer:
+            continue
+        player.fairy_gold += 7
+        player.common_gold += 3
+        player.silver += 5
+        player.amulets += 1
+        player.black_magic += 1
+    for seat, bid in list(other.sealed.items()):
+        if seat != viewer:
+            other.sealed[seat] = Bid(bid.fairy_gold + 2, bid.common_gold + 1, not bid.amulet, not bid.black_magic)
+    for seat, tiebid in list(other.sealed_tiebreak.items()):
+        if seat != viewer:
+            other.sealed_tiebreak[seat] = TieBid(tiebid.silver + 3, not tiebid.amulet)
+    return other
+
+
+def walk(node: Any, path: str = "") -> Any:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield f"{path}.{key}", key, value
+            yield from walk(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, f"{path}[{i}]")
+
+
+def check_frames(client: SeatClient, record: dict[str, Any], states: list[Any], raw_events: list[Any],
+                 tokens: list[str]) -> int:
+    viewer = client.seat
+    seed = record["seed"]
+    final = record["version"]
+    checked = 0
+    for text in client.frames:
+        for token in tokens:
+            assert token not in text, "a frame carries a seat token"
+        message = json.loads(text)
+        if message["type"] != "state":
+            assert seed not in text
+            continue
+        version = message["version"]
+        state = states[version]
+        if version < final:
+            assert seed not in text, f"the seed leaked at version {version}"
+            assert message["view"]["seed"] is None
+        # Exactly what the engine lets this viewer know, and nothing more...
+        assert message["view"] == engine.view(state, viewer)
+        assert message["prompts"] == redact_prompts(engine.prompts(state), viewer)
+        by_version: dict[int, list[dict[str, Any]]] = {}
+        for event in message["events"]:
+            assert "private_to" not in event
+            by_version.setdefault(event["version"], []).append(
+                {k: v for k, v in event.items() if k != "version"})
+        for v in range(message["events_from"] + 1, version + 1):
+            assert by_version.pop(v, []) == engine.visible_events(raw_events[v], viewer)
+        assert by_version == {}
+        # ...which is the same in a world where the hidden things differ.
+        other = twin(state, viewer)
+        assert engine.view(other, viewer) == message["view"]
+        assert redact_prompts(engine.prompts(other), viewer) == message["prompts"]
+        # And by plain structure: coins only in "me", only this viewer's; others' prompts bare.
+        for path, key, _value in walk(message["view"]):
+            if key == "coins":
+                assert path == ".me.coins"
+        if viewer is None:
+            assert message["view"]["me"] is None
+        else:
+            assert message["view"]["me"]["seat"] == viewer
+        for prompt in message["prompts"]:
+            if prompt["seat"] != viewer:
+                assert set(prompt) <= {"seat", "kind", "character"}
+        checked += 1
+    return checked
+
+
+async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: ServerProcess) -> None:
+    server = shared_server
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        tables = []
+        # A table of people only (every secret is someone's), and one with bots.
+        for seats, bots in ((3, 0), (4, 2)):
+            table_id = await create_table(http, seats)
+            humans = [await join(http, table_id, f"L{seats}{i}") for i in range(seats - bots)]
+            if bots:
+                await add_bots(http, humans[0], bots, "random")
+            tables.append((table_id, humans))
+        tokens = [h.token for _, humans in tables for h in humans]
+
+        clients: list[SeatClient] = []
+        for table_id, humans in tables:
+            for h in humans:
+                clients.append(SeatClient(server.ws, table_id, h.token, h.seat, bot_strategy("random", 7 + h.seat)))
+            clients.append(SeatClient(server.ws, table_id, None, None))  # a spectator from the start
+        for client in clients:
+            await client.connect()
+        for _, humans in tables:
+            await start(http, humans[0])
+
+        late: list[SeatClient] = []
+
+        async def play(client: SeatClient) -> None:
+            if client.seat is None:
+                await client.wait_for(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90)
+                return
+            # Each person drops out for a while once, then comes back with the last version seen.
+            while client.version is None or client.version < 25:
+                await client.recv()
+                await client.maybe_act()
+            await client.close()
+            await asyncio.sleep(0.05)
+            await client.connect(since=client.version)
+            await client.resend_pending()
+            # A spectator who arrives late gets the whole log so far, filtered for the public.
+            spectator = SeatClient(server.ws, client.table_id, None, None)
+            await spectator.connect()
+            late.append(spectator)
+            await client.play_until_over(90)
+
+        await asyncio.gather(*(play(c) for c in clients))
+        for client in clients + late:
+            await client.drain(0.2)
+
+        # The public record is not published before the end; it is once the game is over.
+        checked = 0
+        for table_id, _ in tables:
+            table = (await http.get(f"/api/tables/{table_id}")).json()
+            assert table["status"] == "over"
+            record = (await http.get(f"/api/games/{table['game_id']}")).json()
+            states, raw_events = replay_states(record)
+            assert engine.dumps(states[-1]) == engine.dumps(engine.replay(
+                record["seats"], int(record["seed"]), [(a["seat"], a["action"]) for a in record["actions"]]))
+            for client in clients + late:
+                if client.table_id == table_id:
+                    checked += check_frames(client, record, states, raw_events, tokens)
+        assert checked > 300
+        for client in clients + late:
+            await client.close()
+
+
+async def test_game_record_and_table_hide_secrets_while_playing(shared_server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
+        table_id = await create_table(http, 3)
+        people = [await join(http, table_id, name) for name in ("Xa", "Yo", "Zu")]
+        table = await start(http, people[0])
+        record = await http.get(f"/api/games/{table['game_id']}")
+        assert record.status_code == 409
+        assert record.json()["detail"]["code"] == "not_over"
+        for answer in (await http.get(f"/api/tables/{table_id}"), await http.get("/api/tables")):
+            for person in people:
+                assert person.token not in answer.text

@@ -20,6 +20,11 @@ function coinName(coin, n) {
   return names[coin] || coin;
 }
 
+/** French colour adjectives agree with "pierre" (feminine). */
+function stoneAdjFr(colour) {
+  return { red: "rouge", blue: "bleue", yellow: "jaune" }[colour] || colour;
+}
+
 export function describeStones(stones) {
   const fr = getLang() === "fr";
   const parts = [];
@@ -27,7 +32,7 @@ export function describeStones(stones) {
   for (const c of COLOURS) {
     const n = (stones && stones[c]) || 0;
     total += n;
-    if (n) parts.push(`${n} ${fr ? t("colour." + c) + (n > 1 ? "s" : "") : c}`);
+    if (n) parts.push(`${n} ${fr ? stoneAdjFr(c) + (n > 1 ? "s" : "") : c}`);
   }
   if (!parts.length) return fr ? "aucune pierre" : "no stones";
   if (fr) return (total === 1 ? "1 pierre " : `${total} pierres : `) + (total === 1 ? parts[0].slice(2) : parts.join(", "));
@@ -89,16 +94,16 @@ const FR = {
     .map(([s, b]) => `${n(Number(s))} ${b.silver} argent${b.amulet ? " avec une amulette" : ""}`).join(", ")}.`,
   auction_won: (e, n) => `${n(e.winner)} remporte ${charName(e.card)}.`,
   gain: (e, n) => {
-    if (e.stone) return e.amount ? `${n(e.seat)} prend une pierre ${t("colour." + e.stone)} à la banque.` : `${n(e.seat)} ne reçoit pas de pierre ${t("colour." + e.stone)} : la banque n’en a plus.`;
+    if (e.stone) return e.amount ? `${n(e.seat)} prend une pierre ${stoneAdjFr(e.stone)} à la banque.` : `${n(e.seat)} ne reçoit pas de pierre ${stoneAdjFr(e.stone)} : la banque n’en a plus.`;
     if (e.coin === "black_magic") return `${n(e.seat)} prend une pièce maudite.`;
     return `${n(e.seat)} prend ${e.amount} ${coinName(e.coin, e.amount)} à la banque${e.wanted ? " (la banque n’en avait pas plus)" : ""}.`;
   },
-  pay_stones: (e, n) => `${n(e.seat)} paie ${describeStones(e.stones)} à la banque.`,
+  pay_stones: (e, n) => `${n(e.seat)} paie à la banque ${describeStones(e.stones)}.`,
   score: (e, n) => `${n(e.seat)} marque ${e.points} point${e.points > 1 ? "s" : ""} (total ${e.score}).`,
   game_over: (e, n) => `${n(e.winner)} gagne la partie !`,
   no_effect: (e, n) => `${charName(e.card)} de ${n(e.seat)} est sans effet.`,
   steal: (e, n) => {
-    if (e.stone) return `${n(e.seat)} vole une pierre ${t("colour." + e.stone)} à ${n(e.victim)}.`;
+    if (e.stone) return `${n(e.seat)} vole une pierre ${stoneAdjFr(e.stone)} à ${n(e.victim)}.`;
     if (e.coin) return `${n(e.seat)} vole 1 ${coinName(e.coin, 1)} à ${n(e.victim)}, qui n’a pas de pierre.`;
     return `${n(e.seat)} ne vole rien : ${n(e.victim)} n’a ni pierre ni or.`;
   },
@@ -110,13 +115,13 @@ const FR = {
   bag_filled: (e) => `Les pierres de la banque vont dans le sac.`,
   rainbow_named: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)}.`,
   rainbow_draw: (e, n) => e.failed
-    ? `${n(e.seat)} tire une pierre ${t("colour." + e.stone)} : la couleur annoncée ! Toutes les pierres tirées repartent.`
-    : `${n(e.seat)} tire une pierre ${t("colour." + e.stone)}.`,
+    ? `${n(e.seat)} tire une pierre ${stoneAdjFr(e.stone)} : la couleur annoncée ! Toutes les pierres tirées repartent.`
+    : `${n(e.seat)} tire une pierre ${stoneAdjFr(e.stone)}.`,
   rainbow_end: (e, n) => `${n(e.seat)} garde ${describeStones(e.stones)} ; le sac retourne à la banque.`,
   copy: (e, n) => e.via === "ghost"
     ? `${n(e.seat)} utilise le pouvoir de ${charName(e.card)} grâce au Fantôme.`
     : `${n(e.seat)} prend ${charName(e.card)} avec ${charName(e.via)} et utilise son pouvoir.`,
-  buy: (e, n) => `${n(e.seat)} achète une pierre ${t("colour." + e.stone)}.`,
+  buy: (e, n) => `${n(e.seat)} achète une pierre ${stoneAdjFr(e.stone)}.`,
   necromancer: (e, n) => `${n(e.seat)} abandonne ${e.fairy_gold} or des fées au Nécromant.`,
   necromancer_declined: (e, n) => `${n(e.seat)} renonce au Nécromant.`,
   troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec le Troll : chacun rend ses pierres de cette couleur.`,

@@ -491,6 +491,7 @@ export function optionLabel(prompt, option, nameOfSeat) {
 }
 
 const COLOUR_IDS = ["red", "blue", "yellow"];
+const STONE_ADJ_FR = { red: "rouge", blue: "bleue", yellow: "jaune" }; // agrees with "pierre"
 const COIN_FR = { common_gold: "or vulgaire", fairy_gold: "or des fées", silver: "argent" };
 
 /** A French description of an option from its data, or from the engine's id conventions. */
@@ -506,12 +507,12 @@ export function describeOptionFr(option, nameOfSeat) {
   const buy = /^(red|blue|yellow):(\w+)$/.exec(id);
   if (buy) {
     const price = option.price ?? (buy[2] === "silver" ? 3 : 1);
-    return `Acheter une pierre ${t("colour." + buy[1])} pour ${price} ${COIN_FR[buy[2]] || buy[2]}`;
+    return `Acheter une pierre ${STONE_ADJ_FR[buy[1]]} pour ${price} ${COIN_FR[buy[2]] || buy[2]}`;
   }
   if (/^(red|blue|yellow)\d/.test(id)) {
     const parts = id.split("-").map((p) => {
       const m = /^(red|blue|yellow)(\d+)$/.exec(p);
-      return m ? `${m[2]} ${t("colour." + m[1])}` : p;
+      return m ? `${m[2]} ${STONE_ADJ_FR[m[1]]}${Number(m[2]) > 1 ? "s" : ""}` : p;
     });
     return `Payer ${parts.join(", ")}`;
   }

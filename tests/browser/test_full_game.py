@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import NewPage, Server
-from tests.browser.helpers import create_table, join_by_invite
+from tests.browser.helpers import Page, create_table, expect, join_by_invite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -114,7 +113,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
 ) -> None:
     alice = Player("Alice", new_page("alice"))
     bob = Player("Bob", new_page("bob"))
-    carol = Player("Carol", new_page("carol", viewport={"width": 390, "height": 844}, is_mobile=True))
+    # Carol plays on a phone, in French.
+    carol = Player("Carol", new_page("carol", viewport={"width": 390, "height": 844}, is_mobile=True,
+                                     locale="fr-FR"))
     players = [alice, bob, carol]
 
     invite, watch = create_table(alice.page, server, "Alice")
@@ -166,7 +167,7 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 fg, cg = bid_amount(p, character, witch_tie_done, stepper_max(page, "fairy_gold"),
                                     stepper_max(page, "common_gold"))
                 if fg == 0 and cg == 0 and not (p.name == "Bob" and not bob_cursed):
-                    page.get_by_role("button", name="Bid nothing").click()
+                    page.click("#action-area [data-bid-nothing]")
                 else:
                     set_stepper(page, "fairy_gold", fg)
                     set_stepper(page, "common_gold", cg)
@@ -182,7 +183,7 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                         page.screenshot(path=str(artifacts / "phone.png"), animations="disabled")
                         page.screenshot(path=str(artifacts / "phone-table.png"), animations="disabled", full_page=True)
                         shots.add("phone")
-                    page.get_by_role("button", name="Submit bid").click()
+                    page.click("#action-area [data-submit-bid]")
                 p.stats["bid"] += 1
                 acted = True
             elif state == "tiebreak":
@@ -197,7 +198,7 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                     page.screenshot(path=str(artifacts / "tiebreak.png"), animations="disabled")
                     shots.add("tiebreak")
                 set_stepper(page, "silver", silver)
-                page.get_by_role("button", name="Submit tie-break bid").click()
+                page.click("#action-area [data-submit-tiebreak]")
                 if character == "witch":
                     witch_tie_done = True
                 p.stats["tiebreak"] += 1

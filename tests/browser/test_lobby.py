@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from tests.browser.conftest import ConsoleWatch, NewPage, Server
-from tests.browser.helpers import create_table
+from tests.browser.helpers import create_table, expect
 
 pytestmark = pytest.mark.browser
 

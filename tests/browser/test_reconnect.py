@@ -7,10 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
 from tests.browser.conftest import ConsoleWatch, NewPage, Server
-from tests.browser.helpers import create_table, join_by_invite, start_three_player_game
+from tests.browser.helpers import create_table, expect, join_by_invite, start_three_player_game
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +106,10 @@ def test_the_pages_speak_french_with_the_french_card_names(
     expect(claire.get_by_role("button", name="Créer la table")).to_be_visible()
     expect(claire.locator("#hero-cards [data-character=magician] .card-name")).to_have_text("Enchanteur")
     expect(claire.locator("#hero-cards [data-character=witch] .card-name")).to_have_text("Sorcière")
-    join_by_invite(claire, invite, "Claire", label="Votre nom", button="S’asseoir")
+    claire.goto(invite)
+    claire.get_by_label("Votre nom").fill("Claire")
+    claire.get_by_role("button", name="S’asseoir").click()
+    expect(claire.locator("#waiting-view")).to_be_visible()
     join_by_invite(bob, invite, "Bob")
     alice.get_by_role("button", name="Start the game").click()
 

@@ -31,15 +31,19 @@ def main(argv: list[str] | None = None) -> int:
     db_commands.add_parser("upgrade", help="migrate to the latest schema").add_argument(
         "revision", nargs="?", default="head"
     )
-    db_commands.add_parser("downgrade", help="migrate down (default: to an empty database)").add_argument(
-        "revision", nargs="?", default="base"
-    )
+    db_commands.add_parser(
+        "downgrade", help="migrate down (default: to an empty database)"
+    ).add_argument("revision", nargs="?", default="base")
     db_commands.add_parser("current", help="show the database's schema revision")
 
-    replay = commands.add_parser("replay", help="check a finished game's public record (GET /api/games/{id})")
+    replay = commands.add_parser(
+        "replay", help="check a finished game's public record (GET /api/games/{id})"
+    )
     replay.add_argument("file", type=Path, help="the record as JSON ('-' reads standard input)")
 
-    commands.add_parser("simulate", help="play bot games offline (see dragonstones simulate --help)")
+    commands.add_parser(
+        "simulate", help="play bot games offline (see dragonstones simulate --help)"
+    )
 
     args = parser.parse_args(argv)
     if args.command == "serve":

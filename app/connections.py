@@ -40,7 +40,11 @@ class Connection:
         if self.closing:
             return
         if self.queue.qsize() >= self.queue_limit:
-            log.warning("closing a socket of table %s: %d messages unread", self.table_id, self.queue.qsize())
+            log.warning(
+                "closing a socket of table %s: %d messages unread",
+                self.table_id,
+                self.queue.qsize(),
+            )
             self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
             return
         self.queue.put_nowait(message.model_dump_json())

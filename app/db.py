@@ -33,7 +33,9 @@ def _tune_sqlite(engine: AsyncEngine, settings: Settings) -> None:
     # instead of failing; foreign keys are off by default in SQLite.
     sync_level = settings.sqlite_synchronous.upper()
     if sync_level not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
-        raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {sync_level!r}")
+        raise ValueError(
+            f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {sync_level!r}"
+        )
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

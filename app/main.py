@@ -82,4 +82,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _code_for(status: int) -> str:
-    return {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(status, "http_error")
+    return {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
+        status, "http_error"
+    )

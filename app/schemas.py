@@ -26,7 +26,9 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
-    public: bool = Field(True, description="listed in the lobby; private tables join by invite link")
+    public: bool = Field(
+        True, description="listed in the lobby; private tables join by invite link"
+    )
 
 
 class JoinTable(BaseModel):

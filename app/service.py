@@ -232,7 +232,9 @@ class GameService:
             raise ServiceError("missing_token", "send your seat token (Authorization: Bearer ...)")
         async with self.sessions() as session:
             await self._table_row(session, table_id)
-            seat = await session.scalar(select(SeatRow).where(SeatRow.token_hash == hash_token(token)))
+            seat = await session.scalar(
+                select(SeatRow).where(SeatRow.token_hash == hash_token(token))
+            )
         if seat is None:
             raise ServiceError("invalid_token", "this token holds no seat")
         if seat.table_id != table_id:
@@ -260,11 +262,19 @@ class GameService:
                         if len(seats) >= table.seats:
                             raise ServiceError("table_full", "every seat of this table is taken")
                         if any(s.name.casefold() == name.casefold() for s in seats):
-                            raise ServiceError("name_taken", f"someone at this table is called {name!r}")
+                            raise ServiceError(
+                                "name_taken", f"someone at this table is called {name!r}"
+                            )
                         free = min(set(range(table.seats)) - {s.seat for s in seats})
                         token = new_token()
                         session.add(
-                            SeatRow(table_id=table_id, seat=free, name=name, token_hash=hash_token(token), bot=False)
+                            SeatRow(
+                                table_id=table_id,
+                                seat=free,
+                                name=name,
+                                token_hash=hash_token(token),
+                                bot=False,
+                            )
                         )
                         table.updated_at = utcnow()
                     break
@@ -283,7 +293,9 @@ class GameService:
             async with self.sessions() as session, session.begin():
                 table = await self._table_row(session, table_id)
                 if table.status != "open":
-                    raise ServiceError("already_started", "you cannot leave a game that has started")
+                    raise ServiceError(
+                        "already_started", "you cannot leave a game that has started"
+                    )
                 await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
                 table.updated_at = utcnow()
             # Sockets of that seat now hold nothing: close them so they cannot pretend.
@@ -293,7 +305,9 @@ class GameService:
             await self._broadcast_table(room)
             return await self.table(table_id)
 
-    async def add_bots(self, *, table_id: str, token: str | None, count: int, kind: str) -> TableOut:
+    async def add_bots(
+        self, *, table_id: str, token: str | None, count: int, kind: str
+    ) -> TableOut:
         room = self.room(table_id)
         async with room.lock:
             await self.seat_for_token(table_id, token)
@@ -367,7 +381,9 @@ class GameService:
 
     def _runtime(self, game: GameRow, state: Any, seats: list[SeatRow]) -> GameRuntime:
         bots = {
-            s.seat: engine.bots.make_bot(s.bot_kind or self.settings.default_bot_kind, int(s.bot_seed or 0))
+            s.seat: engine.bots.make_bot(
+                s.bot_kind or self.settings.default_bot_kind, int(s.bot_seed or 0)
+            )
             for s in seats
             if s.bot
         }
@@ -422,12 +438,16 @@ class GameService:
     async def _find_action(self, game_id: str, action_id: str) -> ActionRow | None:
         async with self.sessions() as session:
             return await session.scalar(
-                select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.action_id == action_id)
+                select(ActionRow).where(
+                    ActionRow.game_id == game_id, ActionRow.action_id == action_id
+                )
             )
 
     def _duplicate(self, row: ActionRow, seat: int, action_id: str) -> AckOut:
         if row.seat != seat:
-            raise ServiceError("duplicate_action_id", "this action_id was already used by another seat")
+            raise ServiceError(
+                "duplicate_action_id", "this action_id was already used by another seat"
+            )
         return AckOut(action_id=action_id, version=row.version, duplicate=True)
 
     async def _try_apply(
@@ -522,7 +542,9 @@ class GameService:
                 version=game.version,
                 final_state_sha256=state_sha256(state),
                 final_view=engine.view(state, None),
-                actions=[RecordedAction(version=a.version, seat=a.seat, action=a.action) for a in actions],
+                actions=[
+                    RecordedAction(version=a.version, seat=a.seat, action=a.action) for a in actions
+                ],
                 created_at=as_utc(game.created_at),
                 finished_at=as_utc(game.finished_at) if game.finished_at else None,
             )
@@ -551,12 +573,18 @@ class GameService:
             return
         async with room.lock:
             room.connections.discard(conn)
-            if conn.seat is not None and conn.seat not in room.connected_seats() and not self.closed:
+            if (
+                conn.seat is not None
+                and conn.seat not in room.connected_seats()
+                and not self.closed
+            ):
                 with contextlib.suppress(ServiceError):
                     await self._broadcast_table(room)
         self._forget_room_if_idle(room)
 
-    async def _catch_up_state(self, game: GameRuntime, seat: int | None, since: int | None) -> StateOut:
+    async def _catch_up_state(
+        self, game: GameRuntime, seat: int | None, since: int | None
+    ) -> StateOut:
         """The full state plus the events this viewer missed after version `since`."""
         start = 0 if since is None or since < 0 or since > game.version else since
         resync = since is not None and start != since
@@ -663,23 +691,32 @@ class GameService:
         # The id names the version the bot decided at: a retry after a crash cannot act twice.
         action_id = f"bot-{seat}-v{version}"
         try:
-            await self.submit_action(table_id=room.table_id, seat=seat, action=action, action_id=action_id)
+            await self.submit_action(
+                table_id=room.table_id, seat=seat, action=action, action_id=action_id
+            )
         except ServiceError as exc:
             if exc.code == "conflict" or game.version != version:
                 return  # the game moved on; decide again
             # A bot that picks an illegal action is an engine bug; keep the game going with the
             # first legal action rather than stalling the table.
             legal = engine.legal_actions(state, seat)
-            log.error("bot %s in game %s chose an illegal action %r (%s)", seat, game.id, action, exc.code)
+            log.error(
+                "bot %s in game %s chose an illegal action %r (%s)", seat, game.id, action, exc.code
+            )
             if legal:
                 await self.submit_action(
-                    table_id=room.table_id, seat=seat, action=legal[0], action_id=f"{action_id}-fallback"
+                    table_id=room.table_id,
+                    seat=seat,
+                    action=legal[0],
+                    action_id=f"{action_id}-fallback",
                 )
 
     async def resume(self) -> None:
         """After a start or a crash: wake the bots of every game still being played."""
         async with self.sessions() as session:
-            table_ids = list(await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing")))
+            table_ids = list(
+                await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing"))
+            )
         for table_id in table_ids:
             room = self.room(table_id)
             async with room.lock:
@@ -701,4 +738,3 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-

@@ -102,12 +102,24 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "games": self.games, "players": self.players, "seed": self.seed,
-            "bots": list(self.bots), "turns": self.turns, "actions": self.actions,
-            "average_turns": self.average_turns, "average_actions": self.average_actions,
-            "wins": {k: {"count": self.wins.get(k, 0), "rate": self.win_rate(k),
-                         "fair_share": self.fair_share(k)} for k in self.kinds},
-            "seat_wins": self.seat_wins, "seconds": self.seconds,
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "turns": self.turns,
+            "actions": self.actions,
+            "average_turns": self.average_turns,
+            "average_actions": self.average_actions,
+            "wins": {
+                k: {
+                    "count": self.wins.get(k, 0),
+                    "rate": self.win_rate(k),
+                    "fair_share": self.fair_share(k),
+                }
+                for k in self.kinds
+            },
+            "seat_wins": self.seat_wins,
+            "seconds": self.seconds,
             "actions_per_second": self.actions_per_second,
         }
 
@@ -117,9 +129,15 @@ class SimulationResult:
         return list(dict.fromkeys(self.bots))
 
 
-def simulate(games: int, players: int, seed: int, bots: Sequence[str], *,
-             clock: Callable[[], float] = time.perf_counter,
-             on_game: Callable[[int, GameResult], None] | None = None) -> SimulationResult:
+def simulate(
+    games: int,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    *,
+    clock: Callable[[], float] = time.perf_counter,
+    on_game: Callable[[int, GameResult], None] | None = None,
+) -> SimulationResult:
     """Play `games` bot games and gather the figures. Pure but for the clock."""
     if games < 0:
         raise ValueError("games must be 0 or more")
@@ -160,26 +178,39 @@ def summary(result: SimulationResult) -> str:
         "Wins by bot kind:",
     ]
     for kind in result.kinds:
-        lines.append(f"  {kind:<10} {result.wins[kind]:>7} wins  {result.win_rate(kind):7.1%} of "
-                     f"games  (fair share {result.fair_share(kind):.1%})")
-    lines.append("Wins by seat: " + ", ".join(
-        f"{seat + 1}: {wins / result.games:.1%}" if result.games else f"{seat + 1}: -"
-        for seat, wins in enumerate(result.seat_wins)))
+        lines.append(
+            f"  {kind:<10} {result.wins[kind]:>7} wins  {result.win_rate(kind):7.1%} of "
+            f"games  (fair share {result.fair_share(kind):.1%})"
+        )
+    lines.append(
+        "Wins by seat: "
+        + ", ".join(
+            f"{seat + 1}: {wins / result.games:.1%}" if result.games else f"{seat + 1}: -"
+            for seat, wins in enumerate(result.seat_wins)
+        )
+    )
     games_per_second = result.games / result.seconds if result.seconds > 0 else 0.0
-    lines.append(f"Time: {result.seconds:.2f} s, {result.actions_per_second:,.0f} actions/s, "
-                 f"{games_per_second:,.1f} games/s (one process)")
+    lines.append(
+        f"Time: {result.seconds:.2f} s, {result.actions_per_second:,.0f} actions/s, "
+        f"{games_per_second:,.1f} games/s (one process)"
+    )
     return "\n".join(lines)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dragonstones simulate",
-                                description="Play bot games offline and print how each bot fared.")
+    p = argparse.ArgumentParser(
+        prog="dragonstones simulate",
+        description="Play bot games offline and print how each bot fared.",
+    )
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--players", type=int, default=4, help="players per game, 3 to 6 (default 4)")
     p.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    p.add_argument("--bots", default="heuristic,random",
-                   help="bot kinds, comma-separated, dealt to the seats in turn "
-                        f"(default heuristic,random; known: {', '.join(sorted(BOTS))})")
+    p.add_argument(
+        "--bots",
+        default="heuristic,random",
+        help="bot kinds, comma-separated, dealt to the seats in turn "
+        f"(default heuristic,random; known: {', '.join(sorted(BOTS))})",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p
 
@@ -201,8 +232,9 @@ def main(argv: list[str]) -> int:
         problems.append("--seed must be 0 or more")
     unknown = sorted(set(bots) - set(BOTS))
     if not bots or unknown:
-        problems.append(f"--bots must list known kinds ({', '.join(sorted(BOTS))}), "
-                        f"not {args.bots!r}")
+        problems.append(
+            f"--bots must list known kinds ({', '.join(sorted(BOTS))}), not {args.bots!r}"
+        )
     if problems:
         p.print_usage(sys.stderr)
         for problem in problems:

@@ -50,7 +50,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         try:
             since = int(since_raw)
         except ValueError:
-            await _refuse(ws, "invalid_since", "since must be the last version you saw", CLOSE_POLICY)
+            await _refuse(
+                ws, "invalid_since", "since must be the last version you saw", CLOSE_POLICY
+            )
             return
     try:
         if token is not None:
@@ -64,7 +66,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, exc.code, exc.message, close_code)
         return
 
-    conn = Connection(ws=ws, table_id=table_id, seat=seat, name=name, queue_limit=settings.send_queue_limit)
+    conn = Connection(
+        ws=ws, table_id=table_id, seat=seat, name=name, queue_limit=settings.send_queue_limit
+    )
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
@@ -126,7 +130,8 @@ async def _handle(service: GameService, conn: Connection, raw: str) -> None:
         message = client_message.validate_python(data)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}" for err in exc.errors()
+            f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}"
+            for err in exc.errors()
         )
         conn.send(ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id))
         return
@@ -145,7 +150,10 @@ async def _handle(service: GameService, conn: Connection, raw: str) -> None:
         return
     try:
         ack = await service.submit_action(
-            table_id=conn.table_id, seat=conn.seat, action=message.action, action_id=message.action_id
+            table_id=conn.table_id,
+            seat=conn.seat,
+            action=message.action,
+            action_id=message.action_id,
         )
     except ServiceError as exc:
         conn.send(ErrorOut(code=exc.code, message=exc.message, action_id=message.action_id))

@@ -42,7 +42,9 @@ def run_migrations_offline() -> None:
 def do_run_migrations(connection: Connection) -> None:
     sqlite = connection.dialect.name == "sqlite"
     # SQLite cannot ALTER most things; batch mode rebuilds tables instead.
-    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=sqlite)
+    context.configure(
+        connection=connection, target_metadata=target_metadata, render_as_batch=sqlite
+    )
     with context.begin_transaction():
         if not sqlite:
             connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_KEY})

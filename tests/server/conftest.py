@@ -73,7 +73,9 @@ def database(request: pytest.FixtureRequest) -> Database:
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One SQLite server for the tests of a module that do not restart it."""
     workdir = tmp_path_factory.mktemp("server")
-    db = Database(url=f"sqlite+aiosqlite:///{workdir / 'shared.sqlite3'}", path=workdir / "shared.sqlite3")
+    db = Database(
+        url=f"sqlite+aiosqlite:///{workdir / 'shared.sqlite3'}", path=workdir / "shared.sqlite3"
+    )
     server = ServerProcess(db, workdir)
     server.start()
     yield server

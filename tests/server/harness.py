@@ -63,8 +63,12 @@ class ServerProcess:
         self.port = free_port()
         # Scripted players answer at machine speed against bots that never wait, far faster than
         # people: the flood tests start their own server with the production limits.
-        self.settings = {"BOT_DELAY_SECONDS": "0", "RATE_PER_SECOND": "1000", "RATE_BURST": "2000",
-                         **settings}
+        self.settings = {
+            "BOT_DELAY_SECONDS": "0",
+            "RATE_PER_SECOND": "1000",
+            "RATE_BURST": "2000",
+            **settings,
+        }
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = workdir / f"server-{self.port}.log"
         self.starts = 0
@@ -82,7 +86,16 @@ class ServerProcess:
         env.pop("CI_DEBUG", None)
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            [
+                sys.executable,
+                "-m",
+                "app.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
             cwd=self.workdir,
             env=env,
             stdout=log,
@@ -152,9 +165,13 @@ def bearer(seat: Seat) -> dict[str, str]:
     return {"Authorization": f"Bearer {seat.token}"}
 
 
-async def add_bots(http: httpx.AsyncClient, seat: Seat, count: int, kind: str = "heuristic") -> None:
+async def add_bots(
+    http: httpx.AsyncClient, seat: Seat, count: int, kind: str = "heuristic"
+) -> None:
     r = await http.post(
-        f"/api/tables/{seat.table_id}/bots", json={"count": count, "kind": kind}, headers=bearer(seat)
+        f"/api/tables/{seat.table_id}/bots",
+        json={"count": count, "kind": kind},
+        headers=bearer(seat),
     )
     assert r.status_code == 200, r.text
 
@@ -202,6 +219,7 @@ class SeatClient:
     errors: list[dict[str, Any]] = field(default_factory=list)
     pending: tuple[str, dict[str, Any]] | None = None
     counter: int = 0
+    think: float = 0.0  # seconds a person takes before each action
     ws: Any = None
     close_code: int | None = None
     # Called before an action is sent; may return a coroutine to run right after sending.
@@ -213,7 +231,9 @@ class SeatClient:
             query.append(f"token={self.token}")
         if since is not None:
             query.append(f"since={since}")
-        return f"{self.base_ws}/ws/tables/{self.table_id}" + ("?" + "&".join(query) if query else "")
+        return f"{self.base_ws}/ws/tables/{self.table_id}" + (
+            "?" + "&".join(query) if query else ""
+        )
 
     async def connect(self, since: int | None = None) -> None:
         if self.ws is not None:  # a socket the server dropped: release it first
@@ -285,6 +305,8 @@ class SeatClient:
         prompt = self.my_prompt()
         if prompt is None:
             return
+        if self.think:
+            await asyncio.sleep(self.think)
         action = self.strategy(self, prompt)
         after = self.before_send(self, prompt, action) if self.before_send else None
         await self.send_action(action)
@@ -302,7 +324,9 @@ class SeatClient:
             await self.recv(timeout=left)
             await self.maybe_act()
 
-    async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             m = await self.recv(timeout=max(0.01, deadline - time.monotonic()))
@@ -327,7 +351,9 @@ class SeatClient:
         raise AssertionError("the server did not close the socket")
 
 
-async def wait_game_over(http: httpx.AsyncClient, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
+async def wait_game_over(
+    http: httpx.AsyncClient, table_id: str, timeout: float = 60.0
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         table = (await http.get(f"/api/tables/{table_id}")).json()

@@ -20,7 +20,13 @@ from tests.server.harness import (
 
 
 def bid(fairy_gold: int = 0) -> dict[str, Any]:
-    return {"type": "bid", "fairy_gold": fairy_gold, "common_gold": 0, "amulet": False, "black_magic": False}
+    return {
+        "type": "bid",
+        "fairy_gold": fairy_gold,
+        "common_gold": 0,
+        "amulet": False,
+        "black_magic": False,
+    }
 
 
 async def _version(server: ServerProcess, table_id: str) -> int:
@@ -33,7 +39,9 @@ async def _version(server: ServerProcess, table_id: str) -> int:
     return watcher.version
 
 
-async def _started_table(http: httpx.AsyncClient, names: tuple[str, ...] = ("Ann", "Bob", "Cat")) -> Any:
+async def _started_table(
+    http: httpx.AsyncClient, names: tuple[str, ...] = ("Ann", "Bob", "Cat")
+) -> Any:
     table_id = await create_table(http, len(names))
     seats = [await join(http, table_id, n) for n in names]
     await start(http, seats[0])
@@ -75,14 +83,18 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     assert r.status_code == 200
     r = await http.post(f"/api/tables/{table_id}/join", json={"name": "Late"})
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "table_full")
-    assert (await http.post(f"/api/tables/{table_id}/start", headers=bearer(bob))).status_code == 200
+    assert (
+        await http.post(f"/api/tables/{table_id}/start", headers=bearer(bob))
+    ).status_code == 200
     r = await http.post(f"/api/tables/{table_id}/start", headers=bearer(ann))
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")
     r = await http.post(f"/api/tables/{table_id}/leave", headers=bearer(ann))
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")
 
 
-async def test_leave_before_start_frees_the_seat_and_voids_the_token(http: httpx.AsyncClient) -> None:
+async def test_leave_before_start_frees_the_seat_and_voids_the_token(
+    http: httpx.AsyncClient,
+) -> None:
     table_id = await create_table(http, 3)
     ann = await join(http, table_id, "Ann")
     bob = await join(http, table_id, "Bob")
@@ -144,11 +156,15 @@ async def test_spectators_and_seats_out_of_turn_cannot_act(
     assert (await ann.wait_for(lambda m: m["type"] == "error"))["code"] == "already_submitted"
     await ann.send_action({"type": "choose", "option": "x"}, "a-3")
     assert (await ann.wait_for(lambda m: m["type"] == "error"))["code"] == "wrong_phase"
-    await ann.send_action({"type": "bid", "fairy_gold": 99, "common_gold": 0, "amulet": False,
-                           "black_magic": False}, "b-0")
+    await ann.send_action(
+        {"type": "bid", "fairy_gold": 99, "common_gold": 0, "amulet": False, "black_magic": False},
+        "b-0",
+    )
     assert (await ann.wait_for(lambda m: m["type"] == "error"))["code"] == "already_submitted"
-    await bob.send_action({"type": "bid", "fairy_gold": 99, "common_gold": 0, "amulet": False,
-                           "black_magic": False}, "b-1")
+    await bob.send_action(
+        {"type": "bid", "fairy_gold": 99, "common_gold": 0, "amulet": False, "black_magic": False},
+        "b-1",
+    )
     assert (await bob.wait_for(lambda m: m["type"] == "error"))["code"] == "unaffordable"
     assert await _version(shared_server, table_id) == 1
 
@@ -165,14 +181,18 @@ async def test_spectators_and_seats_out_of_turn_cannot_act(
     chooser = next(p for p in bob.prompts if p["kind"] == "choose")
     version = await _version(shared_server, table_id)
     intruder = clients[(chooser["seat"] + 1) % 3]
-    await intruder.send_action({"type": "choose", "option": clients[chooser["seat"]].my_prompt()["options"][0]["id"]})
+    await intruder.send_action(
+        {"type": "choose", "option": clients[chooser["seat"]].my_prompt()["options"][0]["id"]}
+    )
     assert (await intruder.wait_for(lambda m: m["type"] == "error"))["code"] == "not_your_turn"
     assert await _version(shared_server, table_id) == version
     for client in (ann, bob, cat, watcher):
         await client.close()
 
 
-async def test_a_retried_action_id_has_one_effect(shared_server: ServerProcess, http: httpx.AsyncClient) -> None:
+async def test_a_retried_action_id_has_one_effect(
+    shared_server: ServerProcess, http: httpx.AsyncClient
+) -> None:
     table_id, seats = await _started_table(http)
     ann = SeatClient(shared_server.ws, table_id, seats[0].token, seats[0].seat)
     tab2 = SeatClient(shared_server.ws, table_id, seats[0].token, seats[0].seat)

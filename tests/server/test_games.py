@@ -32,7 +32,9 @@ async def _finish(clients: list[SeatClient], timeout: float = 90.0) -> None:
 
 
 async def _watch(spectator: SeatClient, timeout: float = 90.0) -> None:
-    await spectator.wait_for(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, timeout)
+    await spectator.wait_for(
+        lambda m: m["type"] == "state" and m["view"]["winner"] is not None, timeout
+    )
 
 
 async def test_complete_games_with_bots_people_spectators_and_two_tabs(
@@ -63,7 +65,13 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
         bob1 = SeatClient(server.ws, a, bob.token, bob.seat, bot_strategy("random", 2))
         watcher = SeatClient(server.ws, a, None, None)
         people_b = [
-            SeatClient(server.ws, b, s.token, s.seat, bot_strategy("heuristic" if s.seat else "random", 10 + s.seat))
+            SeatClient(
+                server.ws,
+                b,
+                s.token,
+                s.seat,
+                bot_strategy("heuristic" if s.seat else "random", 10 + s.seat),
+            )
             for s in b_seats
         ]
         fay1 = SeatClient(server.ws, c, fay.token, fay.seat, bot_strategy("heuristic", 3))
@@ -71,8 +79,12 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
         for client in everyone:
             await client.connect()
             hello = await client.recv()
-            assert hello == {"type": "hello", "table_id": client.table_id, "seat": client.seat,
-                             "name": hello["name"]}
+            assert hello == {
+                "type": "hello",
+                "table_id": client.table_id,
+                "seat": client.seat,
+                "name": hello["name"],
+            }
             assert (await client.recv())["type"] == "table"
 
         for seat in (ann, b_seats[0], fay):
@@ -102,8 +114,11 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
 
         # Both tabs of Ann saw the same states, version by version.
         def states(client: SeatClient) -> list[tuple[int, str]]:
-            return [(m["version"], json.dumps(m["view"], sort_keys=True)) for m in client.messages
-                    if m["type"] == "state"]
+            return [
+                (m["version"], json.dumps(m["view"], sort_keys=True))
+                for m in client.messages
+                if m["type"] == "state"
+            ]
 
         assert states(ann1)[-1] == states(ann2)[-1]
         assert dict(states(ann1)) == {v: s for v, s in states(ann2) if v in dict(states(ann1))}
@@ -124,7 +139,10 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
         record_file.write_text((await http.get(f"/api/games/{table['game_id']}")).text)
         done = subprocess.run(
             [sys.executable, "-m", "app.cli", "replay", str(record_file)],
-            cwd=REPO, capture_output=True, text=True, check=False,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("OK ")
@@ -134,7 +152,10 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
         record_file.write_text(json.dumps(tampered))
         done = subprocess.run(
             [sys.executable, "-m", "app.cli", "replay", str(record_file)],
-            cwd=REPO, capture_output=True, text=True, check=False,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert done.returncode == 1
         assert "MISMATCH" in done.stderr and "winner" in done.stderr

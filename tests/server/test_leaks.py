@@ -39,7 +39,9 @@ def twin(state: Any, viewer: int | None) -> Any:
         player.black_magic += 1
     for seat, bid in list(other.sealed.items()):
         if seat != viewer:
-            other.sealed[seat] = Bid(bid.fairy_gold + 2, bid.common_gold + 1, not bid.amulet, not bid.black_magic)
+            other.sealed[seat] = Bid(
+                bid.fairy_gold + 2, bid.common_gold + 1, not bid.amulet, not bid.black_magic
+            )
     for seat, tiebid in list(other.sealed_tiebreak.items()):
         if seat != viewer:
             other.sealed_tiebreak[seat] = TieBid(tiebid.silver + 3, not tiebid.amulet)
@@ -56,8 +58,13 @@ def walk(node: Any, path: str = "") -> Any:
             yield from walk(value, f"{path}[{i}]")
 
 
-def check_frames(client: SeatClient, record: dict[str, Any], states: list[Any], raw_events: list[Any],
-                 tokens: list[str]) -> int:
+def check_frames(
+    client: SeatClient,
+    record: dict[str, Any],
+    states: list[Any],
+    raw_events: list[Any],
+    tokens: list[str],
+) -> int:
     viewer = client.seat
     seed = record["seed"]
     final = record["version"]
@@ -81,7 +88,8 @@ def check_frames(client: SeatClient, record: dict[str, Any], states: list[Any], 
         for event in message["events"]:
             assert "private_to" not in event
             by_version.setdefault(event["version"], []).append(
-                {k: v for k, v in event.items() if k != "version"})
+                {k: v for k, v in event.items() if k != "version"}
+            )
         for v in range(message["events_from"] + 1, version + 1):
             assert by_version.pop(v, []) == engine.visible_events(raw_events[v], viewer)
         assert by_version == {}
@@ -104,7 +112,9 @@ def check_frames(client: SeatClient, record: dict[str, Any], states: list[Any], 
     return checked
 
 
-async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: ServerProcess) -> None:
+async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
+    shared_server: ServerProcess,
+) -> None:
     server = shared_server
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         tables = []
@@ -120,8 +130,14 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: Se
         clients: list[SeatClient] = []
         for table_id, humans in tables:
             for h in humans:
-                clients.append(SeatClient(server.ws, table_id, h.token, h.seat, bot_strategy("random", 7 + h.seat)))
-            clients.append(SeatClient(server.ws, table_id, None, None))  # a spectator from the start
+                clients.append(
+                    SeatClient(
+                        server.ws, table_id, h.token, h.seat, bot_strategy("random", 7 + h.seat)
+                    )
+                )
+            clients.append(
+                SeatClient(server.ws, table_id, None, None)
+            )  # a spectator from the start
         for client in clients:
             await client.connect()
         for _, humans in tables:
@@ -131,7 +147,9 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: Se
 
         async def play(client: SeatClient) -> None:
             if client.seat is None:
-                await client.wait_for(lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90)
+                await client.wait_for(
+                    lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90
+                )
                 return
             # Each person drops out for a while once, then comes back with the last version seen.
             while client.version is None or client.version < 25:
@@ -158,8 +176,13 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: Se
             assert table["status"] == "over"
             record = (await http.get(f"/api/games/{table['game_id']}")).json()
             states, raw_events = replay_states(record)
-            assert engine.dumps(states[-1]) == engine.dumps(engine.replay(
-                record["seats"], int(record["seed"]), [(a["seat"], a["action"]) for a in record["actions"]]))
+            assert engine.dumps(states[-1]) == engine.dumps(
+                engine.replay(
+                    record["seats"],
+                    int(record["seed"]),
+                    [(a["seat"], a["action"]) for a in record["actions"]],
+                )
+            )
             for client in clients + late:
                 if client.table_id == table_id:
                     checked += check_frames(client, record, states, raw_events, tokens)
@@ -168,7 +191,9 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(shared_server: Se
             await client.close()
 
 
-async def test_game_record_and_table_hide_secrets_while_playing(shared_server: ServerProcess) -> None:
+async def test_game_record_and_table_hide_secrets_while_playing(
+    shared_server: ServerProcess,
+) -> None:
     async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
         people = [await join(http, table_id, name) for name in ("Xa", "Yo", "Zu")]

@@ -229,7 +229,7 @@ def advance(st: GameState, ev: Events, choice: str | None = None) -> None:
         if question is None or st.winner is not None:
             continue
         st.tasks.append(task)  # back on top, to be called again with the choice
-        if len(question.options) == 1:  # R14: a single option resolves at once
+        if len(question.options) == 1 and not question.always_ask:  # R14: resolves at once
             choice = question.options[0].id
             ev.add("auto_choice", "{seat}: %s (the only option)." % question.options[0].label,
                    seat=question.seat, character=question.character, step=question.step,

@@ -39,9 +39,10 @@ def power(*card_ids: str) -> Callable[[Power], Power]:
     return register
 
 
-def ask(task: Task, step: str, text: str, options: list[Option]) -> Question:
+def ask(task: Task, step: str, text: str, options: list[Option],
+        always_ask: bool = False) -> Question:
     task.step = step
-    return Question(task.seat, task.card, step, text, tuple(options))
+    return Question(task.seat, task.card, step, text, tuple(options), always_ask)
 
 
 def name(card: str) -> str:
@@ -490,7 +491,10 @@ def merchant(st: GameState, task: Task, choice: str | None, ev: Events) -> Quest
                                       f"Buy a {COLOURS[c]} stone for {label}",
                                       {"colour": COLOURS[c], "coin": coin, "price": price}))
     options.append(Option("done", "Stop buying"))
-    return ask(task, "buy", "Merchant: buy a stone, or stop?", options)
+    if sum(st.bank.stones) == 0:
+        return None  # nothing to buy: the bank, unlike the screen, is public
+    # P11: asked even when "done" is all he can afford, so the table learns nothing of his coins.
+    return ask(task, "buy", "Merchant: buy a stone, or stop?", options, always_ask=True)
 
 
 @power("necromancer")

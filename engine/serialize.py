@@ -52,7 +52,8 @@ def to_dict(st: GameState) -> dict[str, Any]:
                   for t in st.tasks],
         "question": None if q is None else {
             "seat": q.seat, "character": q.character, "step": q.step, "text": q.text,
-            "options": [[o.id, o.label, o.data] for o in q.options]},
+            "options": [[o.id, o.label, o.data] for o in q.options],
+            "always_ask": q.always_ask},
         "bag": st.bag,
         "winner": st.winner,
     }
@@ -104,17 +105,20 @@ def from_dict(d: dict[str, Any]) -> GameState:
                for c, s, a, step, target, drawn, doppel in d["tasks"]],
         question=None if q is None else Question(
             q["seat"], q["character"], q["step"], q["text"],
-            tuple(Option(i, label, data) for i, label, data in q["options"])),
+            tuple(Option(i, label, data) for i, label, data in q["options"]), q["always_ask"]),
         bag=None if d["bag"] is None else list(d["bag"]),
         winner=d["winner"],
     )
 
 
 def loads(text: str) -> GameState:
-    """Rebuild a state from `dumps` text."""
+    """Rebuild a state from `dumps` text; anything else raises IllegalAction("malformed")."""
     try:
-        return from_dict(json.loads(text))
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, IllegalAction):
-            raise
-        raise IllegalAction("malformed", f"not a game state: {exc}") from exc
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise IllegalAction("malformed", "a game state is a JSON object")
+        return from_dict(data)
+    except IllegalAction:
+        raise
+    except (LookupError, TypeError, ValueError, AttributeError) as exc:
+        raise IllegalAction("malformed", f"not a game state: {exc!r}") from exc

@@ -141,6 +141,9 @@ class Question:
     step: str
     text: str
     options: tuple[Option, ...]
+    # Asked even with a single option, when the options follow from coins behind the screen:
+    # resolving it at once would tell the table what the screen hides (R25 over R14).
+    always_ask: bool = False
 
 
 @dataclass(slots=True)

@@ -1086,24 +1086,26 @@ def test_merchant_done_at_once_buys_nothing() -> None:
     check(st)
 
 
-def test_merchant_with_nothing_to_pay_with_stops_at_once() -> None:
-    """R14, R17, P11: no Common Gold, no unspent Fairy Gold, under 3 Silver: only "done", at
-    once."""
+def test_merchant_with_nothing_to_pay_with_is_still_asked() -> None:
+    """R17, R25, P11: no Common Gold, no unspent Fairy Gold, under 3 Silver: only "done", but
+    asked all the same, so the table does not learn what his screen lacks."""
     st = make("merchant", coins={0: "fg1 cg0 si2"})
     st, events = win(st, 0, fg=1)
-    assert auto(events, "buy")[0]["option"] == "done"
+    assert not auto(events, "buy")
+    expect(st, 0, "merchant", "buy", ["done"])
+    st, _ = act(st, 0, choose("done"))
     bidding(st, "wizard")
     check(st)
 
 
 def test_merchant_offers_only_colours_in_the_bank_and_stops_when_it_runs_out() -> None:
     """R17, R14, P11: a stone the bank lacks is not offered; the last blue stone bought, blue is gone;
-    with no stone left at all only "done" remains and it resolves at once."""
+    with no stone left in the (public) bank the power ends at once."""
     st = make("merchant", stones={1: "r12 b11", 2: "y12"}, coins={0: "cg2 si0 fg0"})
     st, _ = auction(st, {0: bid(0, 1)})
     expect(st, 0, "merchant", "buy", ["blue:common_gold", "done"])
     st, events = act(st, 0, choose("blue:common_gold"))
-    assert auto(events, "buy")[0]["option"] == "done"
+    assert not auto(events, "buy")
     assert stones_of(st, 0) == stones("b") and st.players[0].common_gold == 0
     bidding(st, "wizard")
     check(st)
@@ -1787,6 +1789,8 @@ def test_doppelganger_double_merchant_shops_twice() -> None:
                                       "yellow:common_gold", "done"])
     st, _ = act(st, 0, choose("blue:common_gold"))
     assert stones_of(st, 0) == stones("rb")
+    expect(st, 0, "merchant", "buy", ["done"])  # out of coins, yet asked (P11)
+    st, _ = act(st, 0, choose("done"))
     bidding(st, "wizard")
     check(st)
 

@@ -143,7 +143,7 @@ def test_p10_events_name_players_from_one_and_can_use_names() -> None:
     assert engine.render_event(won, ["Ann", "Bob", "Cid"]) == "Bob wins the Red Dragon."
 
 
-def test_p11_merchant_may_buy_nothing_and_one_who_cannot_pay_stops_at_once() -> None:
+def test_p11_merchant_may_buy_nothing_and_one_who_cannot_pay_is_still_asked() -> None:
     st = build(3, card="merchant")
     st, _ = auction(st, {0: bid(1)})
     assert "done" in options(st) and len(options(st)) > 1
@@ -151,8 +151,23 @@ def test_p11_merchant_may_buy_nothing_and_one_who_cannot_pay_stops_at_once() -> 
     assert stones_of(st, 0) == {"red": 0, "blue": 0, "yellow": 0} and st.phase == "bid"
     st = build(3, card="merchant", coins={0: "fg1 cg0 si2"})
     st, events = auction(st, {0: bid(1)})
-    assert any(e["type"] == "auto_choice" and e["option"] == "done" for e in events)
+    assert not any(e["type"] == "auto_choice" for e in events)
+    assert options(st) == ["done"]  # the table cannot tell this from a player who stops
+    assert engine.view(st, 1) == engine.view(build_twin_with_coins(st), 1)
+    st, _ = act(st, 0, choose("done"))
     assert st.phase == "bid"
+
+
+def build_twin_with_coins(st: engine.GameState) -> engine.GameState:
+    twin = engine.loads(engine.dumps(st))
+    twin.players[0].common_gold += 1  # a twin world: only what is behind the screen differs
+    return twin
+
+
+def test_p11_merchant_facing_an_empty_bank_ends_at_once() -> None:
+    st = build(3, card="merchant", bank_stones="", stones={1: "r12 b12", 2: "y12"})
+    st, events = auction(st, {0: bid(1)})
+    assert st.phase == "bid" and not any(e["type"] == "auto_choice" for e in events)
 
 
 def test_p12_thief_with_nothing_to_take_still_picks_and_spent_gold_is_safe() -> None:

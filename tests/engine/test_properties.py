@@ -171,7 +171,10 @@ def check_contract_shapes(st: GameState) -> None:
         else:
             assert prompt["kind"] == "choose" and isinstance(prompt["question"], str)
             ids = [o["id"] for o in prompt["options"]]
-            assert len(ids) >= 2 and len(set(ids)) == len(ids), ids  # one option: resolved (R14)
+            # One option resolves at once (R14), except the Merchant's "done", asked so as not
+            # to tell the table what the screen lacks (P11).
+            assert len(set(ids)) == len(ids), ids
+            assert len(ids) >= 2 or (prompt["character"] == "merchant" and ids == ["done"]), ids
             assert all(isinstance(o["id"], str) and isinstance(o["label"], str) and o["label"]
                        for o in prompt["options"])
     public = engine.view(st, None)

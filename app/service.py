@@ -64,6 +64,10 @@ STATUS = {
 PUBLIC_PROMPT_FIELDS = ("seat", "kind", "character")
 
 
+class _StaleVersion(Exception):
+    """The game's version in the database is not the one this process applied the action to."""
+
+
 class ServiceError(Exception):
     """A refused request: nothing was changed."""
 
@@ -108,6 +112,9 @@ class GameRuntime:
     version: int
     over: bool
     bots: dict[int, Any] = field(default_factory=dict)  # seat -> engine bot
+    # Every committed action_id of the game -> (seat, version): a retry is answered without a
+    # database round trip. The unique constraint still guards against other processes.
+    action_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     bot_task: asyncio.Task[None] | None = None
 
@@ -406,8 +413,19 @@ class GameService:
             if game is None:
                 return None
             seats = await self._seats(session, room.table_id)
-        room.game = self._runtime(game, engine.loads(game.state), seats)
-        return room.game
+        runtime = self._runtime(game, engine.loads(game.state), seats)
+        runtime.action_ids = await self._action_ids(game.id)
+        room.game = runtime
+        return runtime
+
+    async def _action_ids(self, game_id: str) -> dict[str, tuple[int, int]]:
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(ActionRow.action_id, ActionRow.seat, ActionRow.version).where(
+                    ActionRow.game_id == game_id
+                )
+            )
+            return {action_id: (seat, version) for action_id, seat, version in rows}
 
     async def _refresh_game(self, game: GameRuntime) -> None:
         """Re-read a game in place after another process moved it on."""
@@ -416,6 +434,7 @@ class GameService:
         assert row is not None
         game.state, game.version = engine.loads(row.state), row.version
         game.over = row.status == "over"
+        game.action_ids = await self._action_ids(game.id)
 
     async def submit_action(
         self, *, table_id: str, seat: int, action: dict[str, Any], action_id: str
@@ -435,28 +454,24 @@ class GameService:
                 await self._broadcast_state(room, events=None)
             raise ServiceError("conflict", "the game moved on too fast; send the action again")
 
-    async def _find_action(self, game_id: str, action_id: str) -> ActionRow | None:
-        async with self.sessions() as session:
-            return await session.scalar(
-                select(ActionRow).where(
-                    ActionRow.game_id == game_id, ActionRow.action_id == action_id
-                )
-            )
-
-    def _duplicate(self, row: ActionRow, seat: int, action_id: str) -> AckOut:
-        if row.seat != seat:
+    def _duplicate(self, game: GameRuntime, seat: int, action_id: str) -> AckOut | None:
+        """The ack of an action_id already applied (None if it is new)."""
+        known = game.action_ids.get(action_id)
+        if known is None:
+            return None
+        if known[0] != seat:
             raise ServiceError(
                 "duplicate_action_id", "this action_id was already used by another seat"
             )
-        return AckOut(action_id=action_id, version=row.version, duplicate=True)
+        return AckOut(action_id=action_id, version=known[1], duplicate=True)
 
     async def _try_apply(
         self, room: Room, game: GameRuntime, seat: int, action: dict[str, Any], action_id: str
     ) -> AckOut | None:
         """One attempt; None when the version guard found the game moved on elsewhere."""
-        existing = await self._find_action(game.id, action_id)
-        if existing is not None:
-            return self._duplicate(existing, seat, action_id)
+        duplicate = self._duplicate(game, seat, action_id)
+        if duplicate is not None:
+            return duplicate
         try:
             new_state, events = engine.apply(game.state, seat, action)
         except engine.IllegalAction as exc:
@@ -483,8 +498,7 @@ class GameService:
                     )
                 )
                 if result.rowcount != 1:  # type: ignore[attr-defined]
-                    await session.rollback()
-                    return None
+                    raise _StaleVersion  # rolls the transaction back
                 session.add(
                     ActionRow(
                         game_id=game.id,
@@ -501,16 +515,16 @@ class GameService:
                         .where(TableRow.id == room.table_id)
                         .values(status="over", updated_at=now)
                     )
+        except _StaleVersion:
+            return None
         except IntegrityError:
             # The same action_id was committed by another process a moment ago.
-            existing = await self._find_action(game.id, action_id)
-            if existing is not None:
-                await self._refresh_game(game)
-                await self._broadcast_state(room, events=None)
-                return self._duplicate(existing, seat, action_id)
-            return None
+            await self._refresh_game(game)
+            await self._broadcast_state(room, events=None)
+            return self._duplicate(game, seat, action_id)
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
+        game.action_ids[action_id] = (seat, version)
         await self._broadcast_state(room, events=events)
         if over:
             await self._broadcast_table(room)

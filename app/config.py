@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     # the missed events one by one.
     max_event_gap: int = 2000
 
+    # How often to look for games moved on by another server process on the same database
+    # (0: never; a single process needs no polling).
+    sync_interval_seconds: float = 1.0
+
     # Lobby.
     max_name_length: int = 32
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,9 +37,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = GameService(settings, make_sessionmaker(db))
         app.state.service = service
         await service.resume()
+        syncing = asyncio.create_task(service.sync_with_other_processes())
         try:
             yield
         finally:
+            syncing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await syncing
             await service.close()
             await db.dispose()
 

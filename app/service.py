@@ -450,8 +450,7 @@ class GameService:
                 if ack is not None:
                     return ack
                 # Another process committed this version first: catch up and validate again.
-                await self._refresh_game(game)
-                await self._broadcast_state(room, events=None)
+                await self._catch_up_room(room, game)
             raise ServiceError("conflict", "the game moved on too fast; send the action again")
 
     def _duplicate(self, game: GameRuntime, seat: int, action_id: str) -> AckOut | None:
@@ -519,8 +518,7 @@ class GameService:
             return None
         except IntegrityError:
             # The same action_id was committed by another process a moment ago.
-            await self._refresh_game(game)
-            await self._broadcast_state(room, events=None)
+            await self._catch_up_room(room, game)
             return self._duplicate(game, seat, action_id)
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
@@ -636,10 +634,9 @@ class GameService:
             resync=resync,
         )
 
-    async def _broadcast_state(self, room: Room, events: list[dict[str, Any]] | None) -> None:
+    async def _broadcast_state(self, room: Room, events: list[dict[str, Any]]) -> None:
         """Push the room's current state to every socket, with the raw `events` of the last
-        action filtered for each viewer. events=None: a catch-up after another process moved the
-        game, sent as a full resync."""
+        action filtered for each viewer."""
         game = room.game
         if game is None:
             return
@@ -647,13 +644,67 @@ class GameService:
         for conn in list(room.connections):
             message = by_seat.get(conn.seat)
             if message is None:
-                if events is None:
-                    message = await self._catch_up_state(game, conn.seat, None)
-                else:
-                    visible = tag_events(engine.visible_events(events, conn.seat), game.version)
-                    message = self._state_message(game, conn.seat, visible, game.version - 1)
+                visible = tag_events(engine.visible_events(events, conn.seat), game.version)
+                message = self._state_message(game, conn.seat, visible, game.version - 1)
                 by_seat[conn.seat] = message
             conn.send(message)
+
+    async def _catch_up_room(self, room: Room, game: GameRuntime) -> None:
+        """Another process moved the game on: reload it and send each socket what it missed."""
+        before, was_over = game.version, game.over
+        await self._refresh_game(game)
+        if game.version == before:
+            return
+        by_seat: dict[int | None, StateOut] = {}
+        for conn in list(room.connections):
+            if conn.seat not in by_seat:
+                by_seat[conn.seat] = await self._catch_up_state(game, conn.seat, before)
+            conn.send(by_seat[conn.seat])
+        if game.over and not was_over:
+            await self._broadcast_table(room)
+        game.wake.set()
+
+    async def sync_with_other_processes(self) -> None:
+        """Other server processes may write to the same database: every few moments, catch up
+        the games and tables this process has sockets for. (The version guard already keeps the
+        writes safe; this keeps the sockets fresh.)"""
+        interval = self.settings.sync_interval_seconds
+        while not self.closed and interval > 0:
+            await asyncio.sleep(interval)
+            try:
+                await self._sync_once()
+            except Exception:
+                log.exception("catching up with other processes failed")
+
+    async def _sync_once(self) -> None:
+        rooms = [r for r in list(self.rooms.values()) if r.connections or (r.game and r.game.bots)]
+        if not rooms:
+            return
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(GameRow.table_id, GameRow.version).where(
+                    GameRow.table_id.in_([r.table_id for r in rooms])
+                )
+            )
+            versions = dict(rows.all())
+        for room in rooms:
+            version = versions.get(room.table_id)
+            if version is None:
+                continue
+            game = room.game
+            if game is None:
+                # Started by another process.
+                async with room.lock:
+                    if room.game is None:
+                        game = await self._load_game(room)
+                        if game is not None:
+                            await self._broadcast_table(room)
+                            for conn in list(room.connections):
+                                conn.send(await self._catch_up_state(game, conn.seat, None))
+                            self._start_bots(room)
+            elif version > game.version:
+                async with room.lock:
+                    await self._catch_up_room(room, game)
 
     async def _broadcast_table(self, room: Room) -> None:
         if not room.connections:

@@ -61,6 +61,12 @@ async def test_two_processes_never_apply_two_actions_at_one_version(
     versions = sorted(a["version"] for a in answers[1:])
     assert versions == [1, 2, 3]
 
+    # Every socket, on either process, comes to see the latest version.
+    for client in (*clients, ann_two):
+        if client.version != 3:
+            await client.wait_for(lambda m: m["type"] == "state" and m["version"] == 3, timeout=10)
+        assert client.view is not None and client.view["auction"]["bids_submitted"] == [0, 1, 2]
+
     games = await db_rows(database, "SELECT id, players, seed, state, version FROM games")
     (game,) = games
     rows = await db_rows(

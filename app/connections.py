@@ -45,6 +45,9 @@ class Connection:
                 self.table_id,
                 self.queue.qsize(),
             )
+            # Drop what it will never read: it reconnects with its last version and catches up.
+            while not self.queue.empty():
+                self.queue.get_nowait()
             self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
             return
         self.queue.put_nowait(message.model_dump_json())

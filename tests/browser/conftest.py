@@ -126,8 +126,10 @@ def server() -> Iterator[Server]:
             srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # One Chromium per test module, not per session: Playwright's sync API runs its own event loop,
+    # which must be gone before the asyncio tests of other directories run.
     require_service(HAVE_PLAYWRIGHT, "the Python package playwright is not installed")
     require_service(Path(CHROMIUM).exists() and shutil.which(CHROMIUM) is not None, f"{CHROMIUM} is missing (apt-get install chromium)")
     with sync_playwright() as p:

@@ -4,7 +4,7 @@ import {
   h, $, api, ApiError, newId, savedName, saveName, savedSeat, saveSeat, setupLanguageSwitch,
   copyText, absoluteUrl,
 } from "./common.js";
-import { t, charName } from "./i18n.js";
+import { t, charName, getLang } from "./i18n.js";
 import { cardEl, coinStack, stonesEl } from "./cards.js";
 import { eventSentence, eventClass, isNoise, describeBid } from "./events.js";
 import { bidPanel, tiebreakPanel, choosePanel, sentPanel } from "./prompts.js";
@@ -465,10 +465,22 @@ function renderReveal() {
     if (records[i].bids) { idx = i; break; }
   }
   if (idx < 0) {
+    box.dataset.key = "";
     fill(box);
     return;
   }
   const r = records[idx];
+  // What happened since that reveal, in words.
+  let start = -1;
+  for (let i = S.log.length - 1; i >= 0; i--) {
+    if (S.log[i].type === "bids_revealed") { start = i; break; }
+  }
+  const effectEvents = start < 0 ? [] : S.log.slice(start + 1)
+    .filter((e) => !isNoise(e) && !["auction_started", "turn_started", "turn_ended", "special_deck_reshuffled"].includes(e.type))
+    .slice(0, 8);
+  const key = `${getLang()}|${v.turn}|${idx}|${JSON.stringify(r)}|${effectEvents.length}|${start}`;
+  if (box.dataset.key === key) return; // unchanged: leave the live region quiet
+  box.dataset.key = key;
   const fists = [];
   for (const [seatText, bid] of Object.entries(r.bids)) {
     const seat = Number(seatText);
@@ -495,15 +507,7 @@ function renderReveal() {
   else if (r.winner !== null && r.winner !== undefined) outcome = `${charName(r.character)}: ${t("table.winner_of", { name: nameOf(r.winner) })}`;
   else if (r.tied && !r.tiebreak) outcome = t("prompt.tiebreak_others", { names: r.tied.map(nameOf).join(", ") });
   else outcome = `${charName(r.character)}: ${t("table.no_winner")}`;
-  // What happened since that reveal, in words.
-  let start = -1;
-  for (let i = S.log.length - 1; i >= 0; i--) {
-    if (S.log[i].type === "bids_revealed") { start = i; break; }
-  }
-  const effects = start < 0 ? [] : S.log.slice(start + 1)
-    .filter((e) => !isNoise(e) && !["auction_started", "turn_started", "turn_ended", "special_deck_reshuffled"].includes(e.type))
-    .slice(0, 8)
-    .map((e) => h("li", {}, eventSentence(e, nameOf)));
+  const effects = effectEvents.map((e) => h("li", {}, eventSentence(e, nameOf)));
   fill(box, h("div", { class: "reveal", dataset: { auction: idx } },
     h("h3", {}, t("table.last_auction")),
     h("div", { class: "reveal-bids" }, fists),

@@ -29,7 +29,9 @@ pages = APIRouter(include_in_schema=False)
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
 async def create_table(body: CreateTable, service: Service) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
-    return await service.create_table(seats=body.seats, public=body.public)
+    return await service.create_table(
+        seats=body.seats, public=body.public, turn_seconds=body.turn_seconds
+    )
 
 
 @api.get("/tables", response_model=list[TableOut], tags=["lobby"])

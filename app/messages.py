@@ -57,6 +57,9 @@ class StateOut(BaseModel):
     events_from: int
     events: list[dict[str, Any]]
     resync: bool = False
+    # Tables with a time limit: when the open bids or tie-breaks will be taken as empty (Unix
+    # time, seconds). null: no limit, or nothing sealed is awaited.
+    deadline: float | None = None
 
 
 class AckOut(BaseModel):

@@ -50,6 +50,8 @@ class TableRow(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=True)
     # open (filling seats) -> playing -> over
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    # Seconds to submit a sealed bid or tie-break; null: no limit (R13).
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -29,6 +29,13 @@ class CreateTable(BaseModel):
     public: bool = Field(
         True, description="listed in the lobby; private tables join by invite link"
     )
+    turn_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=3600,
+        description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
+        "nothing (R13). null: no limit",
+    )
 
 
 class JoinTable(BaseModel):
@@ -67,6 +74,7 @@ class TableOut(BaseModel):
     seats: int
     taken: int
     public: bool
+    turn_seconds: int | None
     status: Literal["open", "playing", "over"]
     players: list[PlayerOut]
     game_id: str | None

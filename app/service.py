@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -115,6 +116,11 @@ class GameRuntime:
     # Every committed action_id of the game -> (seat, version): a retry is answered without a
     # database round trip. The unique constraint still guards against other processes.
     action_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # R13 time limit: the sealed round now open, when it ends, and the task that ends it.
+    turn_seconds: int | None = None
+    round_key: tuple[Any, ...] | None = None
+    deadline: float | None = None
+    timer: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     bot_task: asyncio.Task[None] | None = None
 
@@ -180,6 +186,7 @@ class GameService:
             seats=table.seats,
             taken=len(seats),
             public=table.public,
+            turn_seconds=table.turn_seconds,
             status=table.status,  # type: ignore[arg-type]
             players=[
                 PlayerOut(seat=s.seat, name=s.name, bot=s.bot, connected=s.bot or s.seat in online)
@@ -250,9 +257,13 @@ class GameService:
 
     # -- lobby -----------------------------------------------------------------------------------
 
-    async def create_table(self, *, seats: int, public: bool) -> TableOut:
+    async def create_table(
+        self, *, seats: int, public: bool, turn_seconds: int | None = None
+    ) -> TableOut:
         async with self.sessions() as session, session.begin():
-            table = TableRow(id=new_id(), seats=seats, public=public, status="open")
+            table = TableRow(
+                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds
+            )
             session.add(table)
         return self._table_out(table, [], None)
 
@@ -378,7 +389,8 @@ class GameService:
                 )
                 if result.rowcount != 1:  # type: ignore[attr-defined]
                     raise ServiceError("already_started", "this table's game has already started")
-            room.game = self._runtime(game, state, seats)
+            room.game = self._runtime(game, state, seats, table.turn_seconds)
+            self._arm_timer(room, room.game)
             await self._broadcast_table(room)
             await self._broadcast_state(room, events=[])
             self._start_bots(room)
@@ -386,7 +398,9 @@ class GameService:
 
     # -- games -----------------------------------------------------------------------------------
 
-    def _runtime(self, game: GameRow, state: Any, seats: list[SeatRow]) -> GameRuntime:
+    def _runtime(
+        self, game: GameRow, state: Any, seats: list[SeatRow], turn_seconds: int | None
+    ) -> GameRuntime:
         bots = {
             s.seat: engine.bots.make_bot(
                 s.bot_kind or self.settings.default_bot_kind, int(s.bot_seed or 0)
@@ -402,6 +416,7 @@ class GameService:
             version=game.version,
             over=game.status == "over",
             bots=bots,
+            turn_seconds=turn_seconds,
         )
 
     async def _load_game(self, room: Room) -> GameRuntime | None:
@@ -413,9 +428,11 @@ class GameService:
             if game is None:
                 return None
             seats = await self._seats(session, room.table_id)
-        runtime = self._runtime(game, engine.loads(game.state), seats)
+            table = await self._table_row(session, room.table_id)
+        runtime = self._runtime(game, engine.loads(game.state), seats, table.turn_seconds)
         runtime.action_ids = await self._action_ids(game.id)
         room.game = runtime
+        self._arm_timer(room, runtime)
         return runtime
 
     async def _action_ids(self, game_id: str) -> dict[str, tuple[int, int]]:
@@ -523,6 +540,7 @@ class GameService:
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
         game.action_ids[action_id] = (seat, version)
+        self._arm_timer(room, game)
         await self._broadcast_state(room, events=events)
         if over:
             await self._broadcast_table(room)
@@ -632,6 +650,7 @@ class GameService:
             events_from=events_from,
             events=events,
             resync=resync,
+            deadline=game.deadline,
         )
 
     async def _broadcast_state(self, room: Room, events: list[dict[str, Any]]) -> None:
@@ -655,6 +674,7 @@ class GameService:
         await self._refresh_game(game)
         if game.version == before:
             return
+        self._arm_timer(room, game)
         by_seat: dict[int | None, StateOut] = {}
         for conn in list(room.connections):
             if conn.seat not in by_seat:
@@ -715,6 +735,69 @@ class GameService:
         for conn in list(room.connections):
             if conn is not skip:
                 conn.send(message)
+
+    # -- time limits (R13) -----------------------------------------------------------------------
+
+    def _arm_timer(self, room: Room, game: GameRuntime) -> None:
+        """Start the clock when a new sealed round (bids or tie-break) opens on a timed table."""
+        if not game.turn_seconds or self.closed:
+            return
+        key: tuple[Any, ...] | None = None
+        if not game.over:
+            view = engine.view(game.state, None)
+            if view["phase"] in ("bid", "tiebreak"):
+                key = (
+                    view["turn"],
+                    view["auction"]["number"],
+                    view["phase"],
+                    view["auction"]["character"],
+                )
+        if key == game.round_key:
+            return
+        game.round_key = key
+        # The timer's own last action closes its round: it must not cancel itself mid-commit.
+        if game.timer is not None and game.timer is not asyncio.current_task():
+            game.timer.cancel()
+        game.timer = None
+        if key is None:
+            game.deadline = None
+            return
+        game.deadline = time.time() + game.turn_seconds
+        game.timer = asyncio.create_task(self._expire(room, game, key, game.deadline))
+
+    async def _expire(
+        self, room: Room, game: GameRuntime, key: tuple[Any, ...], deadline: float
+    ) -> None:
+        """The time is up: whoever has not submitted bids nothing (R13), through the same path
+        as any action. The action_id names the round, so a second process cannot double it."""
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        label = "-".join(str(part) for part in key)
+        for prompt in engine.prompts(game.state):
+            if game.round_key != key or game.over or self.closed:
+                return
+            if prompt["kind"] not in ("bid", "tiebreak"):
+                continue
+            empty: dict[str, Any] = (
+                {
+                    "type": "bid",
+                    "fairy_gold": 0,
+                    "common_gold": 0,
+                    "amulet": False,
+                    "black_magic": False,
+                }
+                if prompt["kind"] == "bid"
+                else {"type": "tiebreak", "silver": 0, "amulet": False}
+            )
+            try:
+                await self.submit_action(
+                    table_id=room.table_id,
+                    seat=prompt["seat"],
+                    action=empty,
+                    action_id=f"timeout-{prompt['seat']}-{label}"[:64],
+                )
+            except ServiceError as exc:
+                # The seat answered at the last moment: nothing to do.
+                log.info("time limit in game %s, seat %s: %s", game.id, prompt["seat"], exc.code)
 
     # -- bots ------------------------------------------------------------------------------------
 
@@ -796,6 +879,8 @@ class GameService:
         for room in list(self.rooms.values()):
             for conn in list(room.connections):
                 conn.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+            if room.game and room.game.timer:
+                room.game.timer.cancel()
             if room.game and room.game.bot_task:
                 room.game.wake.set()
                 room.game.bot_task.cancel()

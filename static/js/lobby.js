@@ -52,6 +52,10 @@ function renderSeatPicker() {
   }
 }
 
+function formatSeconds(s) {
+  return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
 function playerNames(table) {
   return (table.players || []).map((p) => p.name).filter(Boolean);
 }
@@ -73,6 +77,7 @@ function renderTables() {
           h("span", { class: "seat-dots", "aria-label": t("lobby.seats_taken", { taken: table.taken, seats: table.seats }) },
             Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
+          table.turn_seconds ? h("span", { class: "tag timer-tag" }, formatSeconds(table.turn_seconds)) : null,
           names.length ? h("span", { class: "muted names" }, names.join(", ")) : null),
         h("div", { class: "row-actions" },
           mine
@@ -149,6 +154,8 @@ $("#create-form").addEventListener("submit", async (ev) => {
   try {
     const seats = Number(new FormData(ev.target).get("seats") || 3);
     const body = { seats, public: $("#public").checked };
+    const seconds = Number($("#timer").value);
+    if (seconds > 0) body.turn_seconds = seconds;
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {

@@ -25,6 +25,7 @@ const S = {
   log: [], // visible events, oldest first
   pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
   resendOnState: false,
+  deadline: null, // ms on this browser's clock when the open sealed round closes, or null
   panelKey: null, // the prompt the action panel was built for
   actionError: null,
   wasMyMove: false,
@@ -149,6 +150,14 @@ function onMessage(msg) {
       S.gameId = msg.game_id || S.gameId;
       S.view = msg.view;
       S.prompts = Array.isArray(msg.prompts) ? msg.prompts : [];
+      // A sealed round with a time limit: when it closes, on this browser's clock (corrected by
+      // the server's clock when the message carries it).
+      if (typeof msg.deadline === "number") {
+        const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
+        S.deadline = (msg.deadline + offset) * 1000;
+      } else {
+        S.deadline = null;
+      }
       settlePending();
       render();
       break;
@@ -289,6 +298,9 @@ function renderWaiting() {
   $("#add-bot").disabled = full;
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !seated || full;
+  const timerHint = $("#timer-hint");
+  timerHint.hidden = !table.turn_seconds;
+  if (table.turn_seconds) timerHint.textContent = t("table.timer", { t: formatSeconds(table.turn_seconds) });
   $("#waiting-spectator").hidden = seated;
 }
 
@@ -337,6 +349,31 @@ function chime() {
     osc.stop(now + i * 0.12 + 0.3);
   }
 }
+
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+function formatSeconds(s) {
+  return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
+function tickCountdown() {
+  const el = $("#countdown");
+  const over = !S.view || (S.view.winner !== null && S.view.winner !== undefined);
+  if (S.deadline === null || over) {
+    el.hidden = true;
+    return;
+  }
+  const left = S.deadline - Date.now();
+  el.hidden = false;
+  el.textContent = formatClock(left);
+  el.title = t("table.time_left", { t: formatClock(left) });
+  el.setAttribute("aria-label", el.title);
+  el.classList.toggle("urgent", left < 10000);
+}
+window.setInterval(tickCountdown, 250);
 
 function renderTurnIndicator() {
   const status = turnStatus();
@@ -644,6 +681,7 @@ function renderEnd() {
 
 function renderGame() {
   renderTurnIndicator();
+  tickCountdown();
   renderSeats();
   renderCentre();
   renderReveal();

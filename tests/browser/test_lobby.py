@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.browser.conftest import ConsoleWatch, NewPage, Server
-from tests.browser.helpers import create_table, expect
+from tests.browser.helpers import create_table, expect, join_by_invite
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +70,31 @@ def test_an_unknown_table_says_so(server: Server, new_page: NewPage, console: Co
     page = new_page("visitor")
     page.goto(server.url + "/t/no-such-table")
     expect(page.locator("#notfound-view")).to_be_visible()
+
+
+def test_a_time_limit_counts_down_and_a_silent_player_bids_nothing(
+    server: Server, new_page: NewPage, artifacts: Path
+) -> None:
+    alice, bob, carol = new_page("alice"), new_page("bob"), new_page("carol")
+    alice.goto(server.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Time to bid").select_option("15")
+    alice.get_by_role("button", name="Create the table").click()
+    expect(alice.locator("#timer-hint")).to_contain_text("15 s")
+    invite = alice.input_value("#invite-link")
+    join_by_invite(bob, invite, "Bob")
+    join_by_invite(carol, invite, "Carol")
+    alice.get_by_role("button", name="Start the game").click()
+
+    for page in (alice, bob):
+        expect(page.locator("#game-view")).to_be_visible()
+        page.get_by_role("button", name="Bid nothing").click()
+    # Carol lets the clock run: everyone sees it; when it runs out she has bid nothing.
+    expect(carol.locator("#countdown")).to_be_visible()
+    expect(alice.locator("#countdown")).to_have_text(re.compile(r"^0:[01]\d$"))
+    carol.screenshot(path=str(artifacts / "timer.png"), animations="disabled")
+    expect(carol.locator("#reveal-area .fist")).to_have_count(3, timeout=25_000)
+    expect(carol.locator("#reveal-area .fist[data-seat='2']")).to_contain_text("nothing")
+    # The next auction has its own clock.
+    expect(carol.locator("#action-area")).to_have_attribute("data-state", "bid")
+    expect(carol.locator("#countdown")).to_be_visible()

@@ -63,6 +63,13 @@ def test_a_private_table_is_not_listed_but_its_invite_link_works(
     bob.get_by_role("button", name="Sit down").click()
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
 
+    # Bob changes his mind before the start: his seat is free again.
+    bob.get_by_role("button", name="Leave the table").click()
+    expect(bob.locator("#create-form")).to_be_visible()
+    expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(1)
+    bob.goto(invite)
+    expect(bob.locator("#join-view")).to_be_visible()
+
 
 def test_an_unknown_table_says_so(server: Server, new_page: NewPage, console: ConsoleWatch) -> None:
     # Chromium logs every 404 answer as a console error: here it is the expected answer.

@@ -72,9 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail = exc.detail
+        detail: object = exc.detail
         if not isinstance(detail, dict):
-            detail = {"code": _code_for(exc.status_code), "message": str(detail)}
+            detail = {"code": _code_for(exc.status_code), "message": str(exc.detail)}
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     app.include_router(api)

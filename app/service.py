@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -131,6 +132,7 @@ class Room:
 
     table_id: str
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0  # tasks holding or waiting for the lock
     connections: set[Connection] = field(default_factory=set)
     game: GameRuntime | None = None
 
@@ -153,12 +155,27 @@ class GameService:
             room = self.rooms[table_id] = Room(table_id)
         return room
 
+    @contextlib.asynccontextmanager
+    async def _hold(self, table_id: str) -> AsyncIterator[Room]:
+        """The table's room, locked: one writer per table (and so per game) in this process."""
+        room = self.room(table_id)
+        room.users += 1
+        try:
+            async with room.lock:
+                yield room
+        finally:
+            room.users -= 1
+            self._forget_room_if_idle(room)
+
     def _forget_room_if_idle(self, room: Room) -> None:
-        # Only finished games are forgotten: a room still in use elsewhere (waiting on its lock)
-        # must stay the only room of its table, or the table would have two writers.
+        # A room nobody holds, waits for, or listens to, with no game being played in it, is
+        # dropped (requests for unknown or idle tables must not pile up in memory). A room in
+        # use is never dropped: it must stay the only room, and lock, of its table.
         game = room.game
-        finished = game is not None and game.over
-        if finished and not room.connections and self.rooms.get(room.table_id) is room:
+        playing = game is not None and not game.over
+        if room.users or room.connections or playing:
+            return
+        if self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
 
     # -- reading ---------------------------------------------------------------------------------
@@ -268,8 +285,7 @@ class GameService:
         return self._table_out(table, [], None)
 
     async def join(self, *, table_id: str, name: str) -> JoinOut:
-        room = self.room(table_id)
-        async with room.lock:
+        async with self._hold(table_id) as room:
             for _attempt in range(5):
                 try:
                     async with self.sessions() as session, session.begin():
@@ -305,8 +321,7 @@ class GameService:
         return JoinOut(table_id=table_id, seat=free, token=token)
 
     async def leave(self, *, table_id: str, token: str | None) -> TableOut:
-        room = self.room(table_id)
-        async with room.lock:
+        async with self._hold(table_id) as room:
             seat = await self.seat_for_token(table_id, token)
             async with self.sessions() as session, session.begin():
                 table = await self._table_row(session, table_id)
@@ -326,8 +341,7 @@ class GameService:
     async def add_bots(
         self, *, table_id: str, token: str | None, count: int, kind: str
     ) -> TableOut:
-        room = self.room(table_id)
-        async with room.lock:
+        async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self.sessions() as session, session.begin():
                 table = await self._table_row(session, table_id)
@@ -355,8 +369,7 @@ class GameService:
             return await self.table(table_id)
 
     async def start(self, *, table_id: str, token: str | None) -> TableOut:
-        room = self.room(table_id)
-        async with room.lock:
+        async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self.sessions() as session, session.begin():
                 table = await self._table_row(session, table_id)
@@ -457,8 +470,7 @@ class GameService:
         self, *, table_id: str, seat: int, action: dict[str, Any], action_id: str
     ) -> AckOut:
         """Validate and commit one action, then push the new state. Idempotent per action_id."""
-        room = self.room(table_id)
-        async with room.lock:
+        async with self._hold(table_id) as room:
             game = await self._load_game(room)
             if game is None:
                 raise ServiceError("not_started", "the game has not started yet")
@@ -583,8 +595,7 @@ class GameService:
 
     async def connect(self, conn: Connection, since: int | None) -> None:
         """Register a socket and send it hello, the table and (once started) the state."""
-        room = self.room(conn.table_id)
-        async with room.lock:
+        async with self._hold(conn.table_id) as room:
             was_online = conn.seat in room.connected_seats()
             room.connections.add(conn)
             conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
@@ -601,7 +612,7 @@ class GameService:
         room = self.rooms.get(conn.table_id)
         if room is None or conn not in room.connections:
             return
-        async with room.lock:
+        async with self._hold(conn.table_id) as room:
             room.connections.discard(conn)
             if (
                 conn.seat is not None
@@ -610,7 +621,6 @@ class GameService:
             ):
                 with contextlib.suppress(ServiceError):
                     await self._broadcast_table(room)
-        self._forget_room_if_idle(room)
 
     async def _catch_up_state(
         self, game: GameRuntime, seat: int | None, since: int | None
@@ -714,7 +724,7 @@ class GameService:
             game = room.game
             if game is None:
                 # Started by another process.
-                async with room.lock:
+                async with self._hold(room.table_id) as room:
                     if room.game is None:
                         game = await self._load_game(room)
                         if game is not None:
@@ -723,7 +733,7 @@ class GameService:
                                 conn.send(await self._catch_up_state(game, conn.seat, None))
                             self._start_bots(room)
             elif version > game.version:
-                async with room.lock:
+                async with self._hold(room.table_id) as room:
                     await self._catch_up_room(room, game)
 
     async def _broadcast_table(self, room: Room) -> None:
@@ -866,8 +876,7 @@ class GameService:
                 await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing"))
             )
         for table_id in table_ids:
-            room = self.room(table_id)
-            async with room.lock:
+            async with self._hold(table_id) as room:
                 game = await self._load_game(room)
             if game is not None and game.bots:
                 self._start_bots(room)

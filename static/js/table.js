@@ -772,6 +772,15 @@ function wireCopy(buttonSel, inputSel) {
   });
 }
 wireCopy("#copy-invite", "#invite-link");
+if (typeof navigator.share === "function") {
+  // Phones offer their own share sheet (messages, mail...): the easiest way to invite friends.
+  const share = $("#share-invite");
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    navigator.share({ title: t("app.title"), text: t("table.share_text"), url: $("#invite-link").value })
+      .catch(() => { /* the person closed the share sheet */ });
+  });
+}
 wireCopy("#copy-watch", "#watch-link");
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
@@ -117,6 +117,7 @@ class GameRuntime:
     # Every committed action_id of the game -> (seat, version): a retry is answered without a
     # database round trip. The unique constraint still guards against other processes.
     action_ids: dict[str, tuple[int, int]] = field(default_factory=dict)
+    stale: bool = False  # a commit failed without a clear answer: reload before the next one
     # R13 time limit: the sealed round now open, when it ends, and the task that ends it.
     turn_seconds: int | None = None
     round_key: tuple[Any, ...] | None = None
@@ -474,6 +475,10 @@ class GameService:
             game = await self._load_game(room)
             if game is None:
                 raise ServiceError("not_started", "the game has not started yet")
+            if game.stale:
+                # A commit failed without a clear answer: trust only the database.
+                await self._catch_up_room(room, game)
+                game.stale = False
             for _attempt in range(3):
                 ack = await self._try_apply(room, game, seat, action, action_id)
                 if ack is not None:
@@ -549,6 +554,15 @@ class GameService:
             # The same action_id was committed by another process a moment ago.
             await self._catch_up_room(room, game)
             return self._duplicate(game, seat, action_id)
+        except (SQLAlchemyError, OSError) as exc:
+            # The database failed mid-transaction: the action may or may not be committed. The
+            # client retries with the same action_id, which is safe either way.
+            game.stale = True
+            log.error("commit failed in game %s: %r", game.id, exc)
+            raise ServiceError(
+                "unavailable",
+                "the database did not answer; send the action again with the same action_id",
+            ) from None
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
         game.action_ids[action_id] = (seat, version)

@@ -131,6 +131,10 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     join_by_invite(carol.page, invite, "Carol")
 
     spectator = new_page("spectator", viewport={"width": 1280, "height": 860})
+    # Everything the spectator's browser receives is kept, to check that no coin count arrives.
+    frames: list[str] = []
+    spectator.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode())))
     spectator.goto(watch)
     expect(spectator.locator("#waiting-view")).to_be_visible()
     expect(spectator.locator("#waiting-actions")).to_be_hidden()
@@ -260,6 +264,13 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     record = json.loads(record_page.inner_text("body"))
     assert record["winner"] == winner_seat
     assert len(record["actions"]) > 0
+
+    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    assert len(states) > 20
+    for m in states:
+        assert m["view"]["me"] is None
+        for prompt in m["prompts"]:
+            assert set(prompt) <= {"seat", "kind", "character", "step"}, prompt
 
     total = {k: sum(p.stats[k] for p in players) for k in ("bid", "tiebreak", "choose")}
     assert total["tiebreak"] >= 2, total

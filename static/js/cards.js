@@ -17,7 +17,8 @@ export function cardEl(id, { size = "small", extra = null, label = null } = {}) 
       class: `card ${size} ${special ? "special" : "standard"} ${colour ? "tint-" + colour : ""}`,
       dataset: { character: id },
       role: "img",
-      "aria-label": label || charName(id),
+      // The name and the power: the card's text is inside a picture for assistive technology.
+      "aria-label": label || [charName(id), charText(id)].filter(Boolean).join(": "),
     },
     h("div", { class: `card-name ${charName(id).length > 11 ? "long" : ""}` }, charName(id)),
     h("div", { class: "card-art", "aria-hidden": "true" }, h("span", { class: "glyph" }, charGlyph(id))),

@@ -23,10 +23,13 @@ from typing import Any
 
 import httpx
 import websockets
+from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed
 
 import engine
 import engine.bots
+from app.config import Settings
+from app.db import make_engine
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -361,6 +364,15 @@ async def wait_game_over(
             return dict(table)
         await asyncio.sleep(0.05)
     raise TimeoutError(f"table {table_id} not over")
+
+
+async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
+    engine_ = make_engine(Settings(database_url=db.url, database_schema=db.schema), db.url)
+    try:
+        async with engine_.connect() as conn:
+            return list((await conn.execute(text(sql), params)).all())
+    finally:
+        await engine_.dispose()
 
 
 def replay_states(record: dict[str, Any]) -> tuple[list[Any], list[list[dict[str, Any]]]]:

@@ -4,6 +4,7 @@ with a clear error and change nothing; a retried action_id has one effect."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from tests.server.harness import (
     bearer,
     bot_strategy,
     create_table,
+    db_rows,
     join,
     start,
 )
@@ -219,3 +221,15 @@ async def test_a_retried_action_id_has_one_effect(
     assert ann.view is not None and ann.view["me"]["bid"]["fairy_gold"] == 2
     for client in (ann, tab2, bob):
         await client.close()
+
+
+async def test_tokens_are_stored_only_hashed(
+    shared_server: ServerProcess, http: httpx.AsyncClient
+) -> None:
+
+    table_id = await create_table(http, 3)
+    ann = await join(http, table_id, "Ann")
+    rows = await db_rows(shared_server.db, "SELECT * FROM seats WHERE table_id = :t", t=table_id)
+    assert len(rows) == 1
+    assert ann.token not in [str(v) for v in rows[0]]
+    assert rows[0].token_hash == hashlib.sha256(ann.token.encode()).hexdigest()

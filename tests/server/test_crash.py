@@ -10,12 +10,9 @@ from collections.abc import Awaitable
 from typing import Any
 
 import httpx
-from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed
 
 import engine
-from app.config import Settings
-from app.db import make_engine
 from tests.server.harness import (
     Database,
     SeatClient,
@@ -23,6 +20,7 @@ from tests.server.harness import (
     add_bots,
     bot_strategy,
     create_table,
+    db_rows,
     join,
     start,
 )
@@ -98,15 +96,6 @@ async def play_through_crashes(client: SeatClient, crasher: Crasher) -> None:
             await client.connect(since=client.version)
             # A person whose action got no answer sends it again, with the same action_id.
             await client.resend_pending()
-
-
-async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
-    engine_ = make_engine(Settings(database_url=db.url, database_schema=db.schema), db.url)
-    try:
-        async with engine_.connect() as conn:
-            return list((await conn.execute(text(sql), params)).all())
-    finally:
-        await engine_.dispose()
 
 
 async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(

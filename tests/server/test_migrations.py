@@ -15,8 +15,7 @@ from alembic.migration import MigrationContext
 from app.config import Settings
 from app.db import make_engine
 from app.models import Base
-from tests.server.harness import REPO, Database
-from tests.server.test_crash import db_rows
+from tests.server.harness import REPO, Database, db_rows
 
 TABLES = {"tables", "seats", "games", "actions"}
 

@@ -9,8 +9,15 @@ from typing import Any
 import httpx
 
 import engine
-from tests.server.harness import Database, SeatClient, ServerProcess, create_table, join, start
-from tests.server.test_crash import db_rows
+from tests.server.harness import (
+    Database,
+    SeatClient,
+    ServerProcess,
+    create_table,
+    db_rows,
+    join,
+    start,
+)
 
 
 def bid(fairy_gold: int) -> dict[str, Any]:

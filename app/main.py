@@ -34,7 +34,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)
         db = make_engine(settings)
-        service = GameService(settings, make_sessionmaker(db))
+        service = GameService(
+            settings, make_sessionmaker(db), single_writer=db.dialect.name == "sqlite"
+        )
         app.state.service = service
         await service.resume()
         syncing = asyncio.create_task(service.sync_with_other_processes())

@@ -142,9 +142,18 @@ class Room:
 
 
 class GameService:
-    def __init__(self, settings: Settings, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        single_writer: bool = False,
+    ) -> None:
         self.settings = settings
         self.sessions = sessions
+        # SQLite has one writer at a time: queueing writers here beats its busy-wait, which
+        # sleeps in steps of up to 100 ms. (Other processes are still handled by busy_timeout.)
+        self.write_lock: asyncio.Lock | None = asyncio.Lock() if single_writer else None
         self.rooms: dict[str, Room] = {}
         self.closed = False
 
@@ -155,6 +164,16 @@ class GameService:
         if room is None:
             room = self.rooms[table_id] = Room(table_id)
         return room
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction: committed on exit, rolled back on any exception."""
+        async with contextlib.AsyncExitStack() as stack:
+            if self.write_lock is not None:
+                await stack.enter_async_context(self.write_lock)
+            session = await stack.enter_async_context(self.sessions())
+            await stack.enter_async_context(session.begin())
+            yield session
 
     @contextlib.asynccontextmanager
     async def _hold(self, table_id: str) -> AsyncIterator[Room]:
@@ -278,7 +297,7 @@ class GameService:
     async def create_table(
         self, *, seats: int, public: bool, turn_seconds: int | None = None
     ) -> TableOut:
-        async with self.sessions() as session, session.begin():
+        async with self._write() as session:
             table = TableRow(
                 id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds
             )
@@ -289,7 +308,7 @@ class GameService:
         async with self._hold(table_id) as room:
             for _attempt in range(5):
                 try:
-                    async with self.sessions() as session, session.begin():
+                    async with self._write() as session:
                         table = await self._table_row(session, table_id)
                         if table.status != "open":
                             raise ServiceError("already_started", "this table's game has started")
@@ -324,7 +343,7 @@ class GameService:
     async def leave(self, *, table_id: str, token: str | None) -> TableOut:
         async with self._hold(table_id) as room:
             seat = await self.seat_for_token(table_id, token)
-            async with self.sessions() as session, session.begin():
+            async with self._write() as session:
                 table = await self._table_row(session, table_id)
                 if table.status != "open":
                     raise ServiceError(
@@ -344,7 +363,7 @@ class GameService:
     ) -> TableOut:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
-            async with self.sessions() as session, session.begin():
+            async with self._write() as session:
                 table = await self._table_row(session, table_id)
                 if table.status != "open":
                     raise ServiceError("already_started", "this table's game has started")
@@ -372,7 +391,7 @@ class GameService:
     async def start(self, *, table_id: str, token: str | None) -> TableOut:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
-            async with self.sessions() as session, session.begin():
+            async with self._write() as session:
                 table = await self._table_row(session, table_id)
                 if table.status != "open":
                     raise ServiceError("already_started", "this table's game has already started")
@@ -517,7 +536,7 @@ class GameService:
         over = winner is not None or not engine.prompts(new_state)
         now = utcnow()
         try:
-            async with self.sessions() as session, session.begin():
+            async with self._write() as session:
                 result = await session.execute(
                     update(GameRow)
                     .where(GameRow.id == game.id, GameRow.version == game.version)

@@ -63,6 +63,12 @@ async def add_bots(table_id: str, body: AddBots, service: Service, token: Token)
     return await service.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
 
 
+@api.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["lobby"])
+async def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> TableOut:
+    """Give a bot's seat back before the game starts (a seated player's token is required)."""
+    return await service.remove_bot(table_id=table_id, token=token, seat=seat)
+
+
 @api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
 async def start_table(table_id: str, service: Service, token: Token) -> TableOut:
     """Start the game once every seat is taken (a seated player's token is required)."""

@@ -47,6 +47,7 @@ log = logging.getLogger("dragonstones.service")
 # HTTP status for each service error code; sockets send the code itself.
 STATUS = {
     "not_found": 404,
+    "no_bot": 404,
     "game_not_found": 404,
     "missing_token": 401,
     "invalid_token": 401,
@@ -361,6 +362,15 @@ class GameService:
     async def add_bots(
         self, *, table_id: str, token: str | None, count: int, kind: str
     ) -> TableOut:
+        try:
+            return await self._add_bots(table_id=table_id, token=token, count=count, kind=kind)
+        except IntegrityError:
+            # Another server process filled a seat at the same moment.
+            raise ServiceError("conflict", "the table changed meanwhile; try again") from None
+
+    async def _add_bots(
+        self, *, table_id: str, token: str | None, count: int, kind: str
+    ) -> TableOut:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self._write() as session:
@@ -384,6 +394,25 @@ class GameService:
                             bot_seed=str(new_seed()),
                         )
                     )
+                table.updated_at = utcnow()
+            await self._broadcast_table(room)
+            return await self.table(table_id)
+
+    async def remove_bot(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
+        """Give a bot's seat back before the game starts (any seated player may)."""
+        async with self._hold(table_id) as room:
+            await self.seat_for_token(table_id, token)
+            async with self._write() as session:
+                table = await self._table_row(session, table_id)
+                if table.status != "open":
+                    raise ServiceError("already_started", "this table's game has started")
+                result = await session.execute(
+                    delete(SeatRow).where(
+                        SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
+                    )
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ServiceError("no_bot", f"there is no bot in seat {seat}")
                 table.updated_at = utcnow()
             await self._broadcast_table(room)
             return await self.table(table_id)

@@ -83,6 +83,18 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken")
     r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1}, headers=bearer(bob))
     assert r.status_code == 200
+    # A bot can be sent away before the start (not a person, not without a token), and added again.
+    bot_seat = next(p["seat"] for p in r.json()["players"] if p["bot"])
+    r = await http.delete(f"/api/tables/{table_id}/bots/{bot_seat}")
+    assert (r.status_code, r.json()["detail"]["code"]) == (401, "missing_token")
+    r = await http.delete(f"/api/tables/{table_id}/bots/{bob.seat}", headers=bearer(ann))
+    assert (r.status_code, r.json()["detail"]["code"]) == (404, "no_bot")
+    r = await http.delete(f"/api/tables/{table_id}/bots/{bot_seat}", headers=bearer(ann))
+    assert r.status_code == 200 and r.json()["taken"] == 2
+    r = await http.post(
+        f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "random"}, headers=bearer(bob)
+    )
+    assert r.status_code == 200 and r.json()["taken"] == 3
     r = await http.post(f"/api/tables/{table_id}/join", json={"name": "Late"})
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "table_full")
     assert (
@@ -91,6 +103,8 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     r = await http.post(f"/api/tables/{table_id}/start", headers=bearer(ann))
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")
     r = await http.post(f"/api/tables/{table_id}/leave", headers=bearer(ann))
+    assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")
+    r = await http.delete(f"/api/tables/{table_id}/bots/{bot_seat}", headers=bearer(ann))
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")
 
 

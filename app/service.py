@@ -907,7 +907,12 @@ class GameService:
         if prompt is None:
             return
         bot = game.bots[seat]
-        action = bot.act(engine.view(state, seat), prompt)
+        try:
+            action = bot.act(engine.view(state, seat), prompt)
+        except Exception:
+            # A bot bug must not stall the table: play the first legal action instead.
+            log.exception("bot %s in game %s failed to decide", seat, game.id)
+            action = engine.legal_actions(state, seat)[0]
         # The id names the version the bot decided at: a retry after a crash cannot act twice.
         action_id = f"bot-{seat}-v{version}"
         try:

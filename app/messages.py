@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -60,6 +61,9 @@ class StateOut(BaseModel):
     # Tables with a time limit: when the open bids or tie-breaks will be taken as empty (Unix
     # time, seconds). null: no limit, or nothing sealed is awaited.
     deadline: float | None = None
+    # The server's clock when this message was made (Unix seconds), to correct a client's clock
+    # when it counts down to the deadline.
+    server_time: float = Field(default_factory=time.time)
 
 
 class AckOut(BaseModel):

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     # Socket limits: a frame above max_message_bytes is refused and the socket closed (1009);
     # more than rate_per_second messages on average (burst rate_burst) closes it with 1008.
     max_message_bytes: int = 8192
+    # HTTP bodies are small JSON objects.
+    max_body_bytes: int = 16384
     rate_per_second: float = 20.0
     rate_burst: int = 40
     # Outgoing messages queued for a socket that does not read; beyond this it is closed (1013)

@@ -18,6 +18,7 @@ from app import logs, migrate
 from app.api import api, pages
 from app.config import Settings, get_settings
 from app.db import make_engine, make_sessionmaker
+from app.limits import BodyLimit
 from app.service import GameService, ServiceError
 from app.ws import router as ws_router
 
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             detail = {"code": _code_for(exc.status_code), "message": str(exc.detail)}
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)

@@ -244,5 +244,20 @@ async def test_bad_http_input_gets_4xx_with_a_code_and_creates_nothing(
             assert r.status_code == status, (path, body, r.text)
             detail = r.json()["detail"]
             assert detail["code"] and detail["message"], r.text
+        # Bodies far above any lobby request are refused before they are read.
+        huge = '{"seats": 3, "pad": "' + "x" * 100_000 + '"}'
+        r = await http.post(
+            "/api/tables", content=huge, headers={"content-type": "application/json"}
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (413, "body_too_large")
+
+        async def chunks() -> Any:
+            for _ in range(40):
+                yield b"x" * 1000
+
+        r = await http.post(
+            "/api/tables", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert (r.status_code, r.json()["detail"]["code"]) == (413, "body_too_large")
         assert (await http.get("/api/tables")).json() == before
         assert next(t for t in before if t["id"] == table_id)["taken"] == 1

@@ -59,3 +59,28 @@ def test_replay_reports_an_action_the_engine_refuses(tmp_path: Path) -> None:
     }
     refused = replay("-", tmp_path, stdin=json.dumps(record))
     assert refused.returncode == 1 and "wrong_phase" in refused.stderr
+
+
+def test_simulate_gets_all_its_arguments(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "simulate",
+            "--games",
+            "1",
+            "--players",
+            "3",
+            "--seed",
+            "1",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 games of 3 players, seed 1" in done.stdout

@@ -86,7 +86,6 @@ class ServerProcess:
 
     def start(self, timeout: float = 30.0) -> None:
         env = {**os.environ, **self.db.env(), **self.settings, "PYTHONPATH": str(REPO)}
-        env.pop("CI_DEBUG", None)
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 
 
@@ -16,10 +15,6 @@ def hash_token(token: str) -> str:
     # Tokens are long random strings, so a plain digest is enough (no dictionary to guess from);
     # a leaked database does not let anyone act for a seat.
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def same_hash(a: str, b: str) -> bool:
-    return hmac.compare_digest(a, b)
 
 
 def new_id() -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
-from .game import apply, legal_actions, new_game, prompts, winner
+from .game import apply, legal_actions, new_game, prompts, start, winner
 from .serialize import dumps, loads
 from .state import GameState, render
 from .view import view, visible_events
@@ -41,6 +41,6 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 
 __all__ = [
     "CARDS", "CHARACTER_IDS", "Card", "GameState", "IllegalAction", "State", "apply", "dumps",
-    "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "view",
+    "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "start", "view",
     "visible_events", "winner",
 ]

@@ -32,6 +32,11 @@ Event = dict[str, object]
 
 def new_game(players: int, seed: int) -> GameState:
     """Set up a game for 3 to 6 players (R2) and open the first turn's Witch auction."""
+    return start(players, seed)[0]
+
+
+def start(players: int, seed: int) -> tuple[GameState, list[Event]]:
+    """`new_game`, with the events of the opening (turn 1 announced, the Witch up for auction)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 6:
         raise IllegalAction("malformed", f"players must be an integer from 3 to 6, not {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -52,8 +57,9 @@ def new_game(players: int, seed: int) -> GameState:
     st.bank.stones = bag  # the rest of the bag goes to the bank
     st.special_deck = list(SPECIAL_DECK)
     st.shuffle(st.special_deck)
-    start_turn(st, Events())
-    return st
+    ev = Events()
+    start_turn(st, ev)
+    return st, ev.items
 
 
 # -- turns and auctions -----------------------------------------------------------------------

@@ -238,3 +238,11 @@ def test_p18_a_score_may_pass_three_and_wins_at_once() -> None:
     st, _ = auction(st, {0: bid(1)})
     st, _ = act(st, 0, choose("pay"))
     assert st.players[0].score == 4 and engine.winner(st) == 0 and engine.prompts(st) == []
+
+
+def test_start_gives_the_opening_events_of_the_same_game_as_new_game() -> None:
+    st, events = engine.start(4, 99)
+    assert engine.dumps(st) == engine.dumps(engine.new_game(4, 99))
+    assert [e["type"] for e in events] == ["turn_started", "auction_started"]
+    assert events[0]["specials"] == st.specials and events[1]["card"] == "witch"
+    assert engine.visible_events(events, None) == events  # the opening is public

@@ -122,36 +122,30 @@ def pay_or_take(st: GameState, task: Task, choice: str | None, ev: Events, *, ca
     return "pay"
 
 
-@power("magician")
-def magician(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
+# Cards that pay any N stones for points, or else take coins (R4, R21).
+ANY_STONES: dict[str, tuple[int, int, str, int, str]] = {
+    # card: (stones, points, coin taken instead, how many, label)
+    "magician": (4, 1, "silver", 3, "Take 3 Silver"),
+    "enchantress": (5, 2, "fairy_gold", 1, "Take 1 Fairy Gold"),
+}
+
+
+@power(*ANY_STONES)
+def any_stones(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
+    n, points, coin, amount, take_label = ANY_STONES[task.card]
     have = st.players[task.seat].stones
     if task.step == "stones":
         assert choice is not None
         pay_stones(st, task.seat, parse_combo(choice), ev)
-        score(st, task.seat, 1, ev)
+        score(st, task.seat, points, ev)
         return None
-    r = pay_or_take(st, task, choice, ev, can_pay=sum(have) >= 4,
-                    pay_label="Pay 4 stones for 1 point", coin="silver", amount=3,
-                    take_label="Take 3 Silver")
+    r = pay_or_take(st, task, choice, ev, can_pay=sum(have) >= n,
+                    pay_label=f"Pay {n} stones for {points} point{'s' if points > 1 else ''}",
+                    coin=coin, amount=amount, take_label=take_label)
     if r != "pay":
         return r if isinstance(r, Question) else None
-    return ask(task, "stones", "Magician: which 4 stones do you pay?", combo_options(have, 4))
-
-
-@power("enchantress")
-def enchantress(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    have = st.players[task.seat].stones
-    if task.step == "stones":
-        assert choice is not None
-        pay_stones(st, task.seat, parse_combo(choice), ev)
-        score(st, task.seat, 2, ev)
-        return None
-    r = pay_or_take(st, task, choice, ev, can_pay=sum(have) >= 5,
-                    pay_label="Pay 5 stones for 2 points", coin="fairy_gold", amount=1,
-                    take_label="Take 1 Fairy Gold")
-    if r != "pay":
-        return r if isinstance(r, Question) else None
-    return ask(task, "stones", "Enchantress: which 5 stones do you pay?", combo_options(have, 5))
+    return ask(task, "stones", f"{name(task.card)}: which {n} stones do you pay?",
+               combo_options(have, n))
 
 
 @power("wizard")

@@ -93,6 +93,9 @@ class GameRow(Base):
     seed: Mapped[str] = mapped_column(String(24))
     seed_commitment: Mapped[str] = mapped_column(String(128))
     state: Mapped[str] = mapped_column(Text)  # engine.dumps()
+    # engine.start's events (turn 1 announced, the Witch up): the events of version 0, raw like
+    # ActionRow.events. Null for games started before they were kept.
+    opening_events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     # playing -> over
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)

@@ -114,6 +114,8 @@ class GameRuntime:
     state: Any
     version: int
     over: bool
+    # engine.start's raw events: the events of version 0 (turn 1 announced, the Witch up).
+    opening: list[dict[str, Any]] = field(default_factory=list)
     bots: dict[int, Any] = field(default_factory=dict)  # seat -> engine bot
     # Every committed action_id of the game -> (seat, version): a retry is answered without a
     # database round trip. The unique constraint still guards against other processes.
@@ -430,7 +432,7 @@ class GameService:
                         "seats_empty", f"{table.seats - len(seats)} seats are still empty"
                     )
                 seed = new_seed()
-                state = engine.new_game(players=table.seats, seed=seed)
+                state, opening = engine.start(players=table.seats, seed=seed)
                 commitment = engine.view(state, None)["seed_commitment"]
                 game = GameRow(
                     id=new_id(),
@@ -439,6 +441,7 @@ class GameService:
                     seed=str(seed),
                     seed_commitment=commitment,
                     state=engine.dumps(state),
+                    opening_events=opening,
                     version=0,
                     status="playing",
                 )
@@ -454,7 +457,8 @@ class GameService:
             room.game = self._runtime(game, state, seats, table.turn_seconds)
             self._arm_timer(room, room.game)
             await self._broadcast_table(room)
-            await self._broadcast_state(room, events=[])
+            # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
+            await self._broadcast_state(room, events=opening)
             self._start_bots(room)
         return await self.table(table_id)
 
@@ -470,6 +474,10 @@ class GameService:
             for s in seats
             if s.bot
         }
+        opening = game.opening_events
+        if opening is None:
+            # A game started before the opening was stored: engine.start is deterministic.
+            opening = engine.start(players=game.players, seed=int(game.seed))[1]
         return GameRuntime(
             id=game.id,
             table_id=game.table_id,
@@ -477,6 +485,7 @@ class GameService:
             state=state,
             version=game.version,
             over=game.status == "over",
+            opening=opening,
             bots=bots,
             turn_seconds=turn_seconds,
         )
@@ -687,12 +696,17 @@ class GameService:
     async def _catch_up_state(
         self, game: GameRuntime, seat: int | None, since: int | None
     ) -> StateOut:
-        """The full state plus the events this viewer missed after version `since`."""
-        start = 0 if since is None or since < 0 or since > game.version else since
+        """The full state plus the events this viewer missed after version `since`.
+
+        A fresh connection (or one whose `since` is unusable) gets the log from before the
+        opening: events_from -1, the opening's events (version 0) first."""
+        start = -1 if since is None or since < 0 or since > game.version else since
         resync = since is not None and start != since
         if game.version - start > self.settings.max_event_gap:
             start, resync = game.version - self.settings.max_event_gap, True
         events: list[dict[str, Any]] = []
+        if start < 0:
+            events.extend(tag_events(engine.visible_events(game.opening, seat), 0))
         if start < game.version:
             async with self.sessions() as session:
                 rows = await session.execute(

@@ -635,17 +635,11 @@ function renderAction(force = false) {
     h("p", { class: "waiting-note" }, text), error);
 }
 
-function logWithStart() {
-  // The engine sets up turn 1 before any action, so its opening events are not in the log.
-  const events = S.log.filter((e) => !isNoise(e));
-  if (!S.view || events.some((e) => e.type === "turn_started" && e.turn === 1)) return events;
-  return [{ type: "turn_started", turn: 1, specials: S.view.turn === 1 ? S.view.specials : null }, ...events];
-}
 
 function renderLog() {
   const list = $("#log");
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  fill(list, ...logWithStart().map((e) =>
+  fill(list, ...S.log.filter((e) => !isNoise(e)).map((e) =>
     h("li", { class: eventClass(e), dataset: { type: e.type } }, eventSentence(e, nameOf))));
   if (atBottom || list.dataset.init !== "1") {
     list.scrollTop = list.scrollHeight;

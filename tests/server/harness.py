@@ -376,8 +376,8 @@ async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
 
 def replay_states(record: dict[str, Any]) -> tuple[list[Any], list[list[dict[str, Any]]]]:
     """Every state of a recorded game (index = version) and the raw events of each version."""
-    state = engine.new_game(record["seats"], int(record["seed"]))
-    states, events = [state], [[]]
+    state, opening = engine.start(record["seats"], int(record["seed"]))
+    states, events = [state], [opening]
     for a in record["actions"]:
         state, ev = engine.apply(state, a["seat"], a["action"])
         states.append(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
@@ -15,6 +16,7 @@ from app.schemas import (
     GameRecord,
     JoinOut,
     JoinTable,
+    QuickPlay,
     TableOut,
 )
 
@@ -35,9 +37,22 @@ async def create_table(body: CreateTable, service: Service) -> TableOut:
 
 
 @api.get("/tables", response_model=list[TableOut], tags=["lobby"])
-async def list_tables(service: Service) -> list[TableOut]:
-    """Public tables that have not started and still have a free seat, newest first."""
+async def list_tables(
+    service: Service, status: Literal["open", "playing"] = "open"
+) -> list[TableOut]:
+    """`open` (default): public tables that have not started and still have a free seat, newest
+    first. `playing`: public tables whose game is being played (games to watch), the most
+    recently active first, with the players' scores and the turn."""
+    if status == "playing":
+        return await service.playing_tables()
     return await service.open_tables()
+
+
+@api.post("/quickplay", response_model=JoinOut, tags=["lobby"])
+async def quickplay(body: QuickPlay, service: Service) -> JoinOut:
+    """Matchmaking: a seat at the public open table closest to full (of the size asked, if
+    any), else at a new public table. The seat is taken under the table's lock, like join."""
+    return await service.quickplay(name=body.name, seats=body.seats)
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])

@@ -55,6 +55,16 @@ class JoinTable(BaseModel):
         return cleaned
 
 
+class QuickPlay(JoinTable):
+    seats: int | None = Field(
+        None,
+        ge=MIN_SEATS,
+        le=MAX_SEATS,
+        description="the table size wanted: preferred among open tables, and the size of a new "
+        "one (default 4)",
+    )
+
+
 class AddBots(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -67,6 +77,9 @@ class PlayerOut(BaseModel):
     name: str
     bot: bool
     connected: bool
+    score: int | None = Field(
+        default=None, description="public score; only in the list of games being played (else null)"
+    )
 
 
 class TableOut(BaseModel):
@@ -82,6 +95,10 @@ class TableOut(BaseModel):
     invite_path: str
     watch_path: str
     created_at: datetime
+    turn: int | None = Field(
+        default=None,
+        description="the game's turn; only in the list of games being played (else null)",
+    )
 
 
 class JoinOut(BaseModel):

@@ -62,6 +62,9 @@ STATUS = {
     "conflict": 409,
 }
 
+# The size of the table quick play opens when no open table fits.
+DEFAULT_QUICKPLAY_SEATS = 4
+
 # Fields a prompt addressed to another seat keeps (CONTRACT §2): limits and options could
 # reveal coins behind a screen.
 PUBLIC_PROMPT_FIELDS = ("seat", "kind", "character")
@@ -270,15 +273,52 @@ class GameService:
             tables = list(rows.scalars())
             if not tables:
                 return []
-            seat_rows = await session.scalars(
-                select(SeatRow)
-                .where(SeatRow.table_id.in_([t.id for t in tables]))
-                .order_by(SeatRow.seat)
-            )
-            by_table: dict[str, list[SeatRow]] = {}
-            for s in seat_rows:
-                by_table.setdefault(s.table_id, []).append(s)
+            by_table = await self._seats_of(session, [t.id for t in tables])
             return [self._table_out(t, by_table.get(t.id, []), None) for t in tables]
+
+    async def _seats_of(
+        self, session: AsyncSession, table_ids: list[str]
+    ) -> dict[str, list[SeatRow]]:
+        seat_rows = await session.scalars(
+            select(SeatRow).where(SeatRow.table_id.in_(table_ids)).order_by(SeatRow.seat)
+        )
+        by_table: dict[str, list[SeatRow]] = {}
+        for s in seat_rows:
+            by_table.setdefault(s.table_id, []).append(s)
+        return by_table
+
+    async def playing_tables(self, limit: int = 100) -> list[TableOut]:
+        """Public tables whose game is being played (games to watch), the most recently active
+        first, with each player's score and the turn from the game's public view."""
+        async with self.sessions() as session:
+            rows = (
+                await session.execute(
+                    select(TableRow, GameRow)
+                    .join(GameRow, GameRow.table_id == TableRow.id)
+                    .where(
+                        TableRow.public.is_(True),
+                        TableRow.status == "playing",
+                        GameRow.status == "playing",
+                    )
+                    .order_by(GameRow.updated_at.desc())
+                    .limit(limit)
+                )
+            ).all()
+            if not rows:
+                return []
+            by_table = await self._seats_of(session, [t.id for t, _g in rows])
+        out = []
+        for table, game in rows:
+            # Scores are public: read from the public view of the latest committed snapshot
+            # (a few hundredths of a millisecond per game).
+            view = engine.view(engine.loads(game.state), None)
+            scores = {p["seat"]: p["score"] for p in view["players"]}
+            listed = self._table_out(table, by_table.get(table.id, []), game)
+            for player in listed.players:
+                player.score = scores.get(player.seat)
+            listed.turn = view["turn"]
+            out.append(listed)
+        return out
 
     async def seat_for_token(self, table_id: str, token: str | None) -> SeatRow:
         """The seat a token holds at this table, or a ServiceError."""
@@ -342,6 +382,47 @@ class GameService:
                 raise ServiceError("conflict", "the table changed too often; try again")
             await self._broadcast_table(room)
         return JoinOut(table_id=table_id, seat=free, token=token)
+
+    async def quickplay(self, *, name: str, seats: int | None) -> JoinOut:
+        """A seat at the public open table closest to full, else at a new public table.
+
+        Each try is an ordinary join (the table's lock, the seat count read in the transaction
+        and the unique seat): who loses the race for a last seat moves on to the next table."""
+        for table in self._quickplay_order(await self.open_tables(), seats):
+            try:
+                return await self.join(table_id=table.id, name=name)
+            except ServiceError as exc:
+                if exc.code not in ("table_full", "already_started", "name_taken", "conflict"):
+                    raise
+        return await self._create_and_join(seats=seats or DEFAULT_QUICKPLAY_SEATS, name=name)
+
+    @staticmethod
+    def _quickplay_order(tables: list[TableOut], seats: int | None) -> list[TableOut]:
+        # The size asked first; then the fewest free seats (it starts soonest); then the table
+        # waiting longest.
+        return sorted(
+            tables,
+            key=lambda t: (
+                seats is not None and t.seats != seats,
+                t.seats - t.taken,
+                -t.taken / t.seats,
+                t.created_at,
+            ),
+        )
+
+    async def _create_and_join(self, *, seats: int, name: str) -> JoinOut:
+        """A new public table with this player already seated, in one transaction: nobody can
+        take the creator's seat between the two."""
+        table_id, token = new_id(), new_token()
+        async with self._write() as session:
+            session.add(TableRow(id=table_id, seats=seats, public=True, status="open"))
+            await session.flush()  # the table row first: the seat refers to it
+            session.add(
+                SeatRow(
+                    table_id=table_id, seat=0, name=name, token_hash=hash_token(token), bot=False
+                )
+            )
+        return JoinOut(table_id=table_id, seat=0, token=token)
 
     async def leave(self, *, table_id: str, token: str | None) -> TableOut:
         async with self._hold(table_id) as room:

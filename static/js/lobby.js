@@ -1,4 +1,4 @@
-// The lobby: your name, a new table, the list of open tables, quick play.
+// The lobby: your name, a new table, the list of open tables, quick play, games to watch.
 
 import {
   h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError,
@@ -9,6 +9,7 @@ import { cardEl } from "./cards.js";
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
 let openTables = [];
+let playingTables = [];
 
 function currentName() {
   return nameInput.value.trim();
@@ -95,6 +96,33 @@ function renderTables() {
   }
 }
 
+function renderWatch() {
+  // Public games being played, with their scores: the Watch link opens the spectator's view.
+  const list = $("#watch-tables");
+  list.replaceChildren();
+  if (!playingTables.length) {
+    list.append(h("li", { class: "empty" }, t("lobby.no_games")));
+    return;
+  }
+  for (const table of playingTables) {
+    const names = playerNames(table);
+    const scored = (table.players || []).map((p) =>
+      typeof p.score === "number" ? t("lobby.name_score", { name: p.name, score: p.score }) : p.name);
+    list.append(
+      h("li", { class: "table-row", dataset: { tableId: table.id } },
+        h("div", { class: "table-info" },
+          h("strong", {}, names.length ? t("lobby.table_of", { name: names[0] }) : t("table.title", { id: table.id })),
+          typeof table.turn === "number" ? h("span", { class: "tag" }, t("lobby.turn", { turn: table.turn })) : null,
+          scored.length ? h("span", { class: "muted names" }, scored.join(", ")) : null),
+        h("div", { class: "row-actions" },
+          savedSeat(table.id)
+            ? h("a", { class: "btn primary", href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.rejoin"))
+            : null,
+          h("a", { class: "btn", href: table.watch_path || `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")))),
+    );
+  }
+}
+
 function renderMyTables() {
   // Tables this browser holds a seat at (reload-safe way back to a game in progress).
   const mine = [];
@@ -119,13 +147,19 @@ function renderMyTables() {
 
 async function refresh() {
   try {
-    const tables = await api("GET", "/api/tables");
+    const [tables, playing] = await Promise.all([
+      api("GET", "/api/tables"),
+      api("GET", "/api/tables?status=playing"),
+    ]);
     openTables = Array.isArray(tables) ? tables.filter((x) => x.taken < x.seats) : [];
+    playingTables = Array.isArray(playing) ? playing : [];
   } catch (err) {
     openTables = [];
+    playingTables = [];
     showError(err);
   }
   renderTables();
+  renderWatch();
 }
 
 function renderHero() {
@@ -141,6 +175,7 @@ function renderHero() {
 function rerender() {
   renderSeatPicker();
   renderTables();
+  renderWatch();
   renderMyTables();
   renderHero();
 }
@@ -168,16 +203,11 @@ $("#quick-play").addEventListener("click", async () => {
   const name = requireName();
   if (!name) return;
   try {
-    // Matchmaking in the client: the open public table closest to full, else a new one.
-    await refresh();
-    // The table closest to full starts soonest.
-    const candidates = openTables.filter((x) => !savedSeat(x.id)).sort((a, b) => (b.taken / b.seats) - (a.taken / a.seats));
-    if (candidates.length) {
-      await joinAndGo(candidates[0].id, name);
-    } else {
-      const table = await api("POST", "/api/tables", { body: { seats: 3, public: true } });
-      await joinAndGo(table.id, name);
-    }
+    // Matchmaking on the server (the open public table closest to full, else a new one): two
+    // people can never both take the last seat of a table.
+    const seat = await api("POST", "/api/quickplay", { body: { name } });
+    saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
+    window.location.assign(`/t/${encodeURIComponent(seat.table_id)}`);
   } catch (err) {
     showError(err);
   }

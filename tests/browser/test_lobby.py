@@ -105,3 +105,28 @@ def test_a_time_limit_counts_down_and_a_silent_player_bids_nothing(
     # The next auction has its own clock.
     expect(carol.locator("#action-area")).to_have_attribute("data-state", "bid")
     expect(carol.locator("#countdown")).to_be_visible()
+
+
+def test_a_public_game_being_played_is_listed_to_watch(server: Server, new_page: NewPage) -> None:
+    dora, visitor = new_page("dora"), new_page("visitor")
+    invite, _watch = create_table(dora, server, "Dora")
+    table_id = invite.rsplit("/", 1)[1]
+    for seated in (2, 3):
+        dora.get_by_role("button", name="Add a bot").click()
+        expect(dora.locator("#waiting-seats li:not(.empty)")).to_have_count(seated)
+    dora.get_by_role("button", name="Start the game").click()
+    expect(dora.locator("#game-view")).to_be_visible()
+
+    visitor.goto(server.url + "/")
+    row = visitor.locator(f"#watch-tables li[data-table-id='{table_id}']")
+    expect(row).to_contain_text("Dora")
+    expect(row).to_contain_text("Turn 1")
+    expect(visitor.locator(f"#open-tables li[data-table-id='{table_id}']")).to_have_count(0)
+    row.get_by_role("link", name="Watch").click()
+    expect(visitor).to_have_url(re.compile(re.escape(f"/t/{table_id}?watch=1") + "$"))
+    expect(visitor.locator("#game-view")).to_be_visible()
+    expect(visitor.locator(".spectator-note")).to_be_visible()
+    expect(visitor.locator(".seat.me")).to_have_count(0)
+    # The spectator's log starts with the game's opening, sent by the server.
+    expect(visitor.locator("#log li").first).to_contain_text("Turn 1: this turn")
+    expect(visitor.locator("#log li").nth(1)).to_contain_text("Witch")

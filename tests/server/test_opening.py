@@ -9,7 +9,13 @@ import httpx
 
 from tests.server.harness import SeatClient, ServerProcess, create_table, join, start
 
-BID_NOTHING = {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False, "black_magic": False}
+BID_NOTHING = {
+    "type": "bid",
+    "fairy_gold": 0,
+    "common_gold": 0,
+    "amulet": False,
+    "black_magic": False,
+}
 
 
 def _opening(state: dict[str, Any]) -> list[dict[str, Any]]:

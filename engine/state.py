@@ -304,7 +304,7 @@ def score(st: GameState, seat: int, points: int, ev: Events) -> None:
                 st.bank.stones[colour] += st.bag[colour]
             st.bag = None
         ev.add("game_over", "{winner} wins the game with %d points." % player.score,
-               winner=seat, seed=st.seed)
+               winner=seat, seed=str(st.seed))
 
 
 def stones_dict(stones: list[int]) -> dict[str, int]:

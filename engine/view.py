@@ -79,7 +79,9 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         "doppelganger": st.doppelganger,
         "rainbow": rainbow,
         "seed_commitment": st.seed_commitment,
-        "seed": st.seed if over else None,  # revealed only once the game is over
+        # Revealed only once the game is over; a decimal string, since seeds pass 2**53 and
+        # JavaScript's numbers would round them.
+        "seed": str(st.seed) if over else None,
     }
     if seat is not None and 0 <= seat < len(st.players):
         p = st.players[seat]

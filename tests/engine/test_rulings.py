@@ -1682,9 +1682,9 @@ def test_r25_seed_only_after_game_over_commitment_always() -> None:
     assert engine.winner(st) == 0
     for seat in (None, 0, 1, 2):
         v = engine.view(st, seat)
-        assert v["seed"] == 424242 and v["seed_commitment"] == commitment
+        assert v["seed"] == "424242" and v["seed_commitment"] == commitment
     (over,) = of_type(engine.visible_events(ev, None), "game_over")
-    assert over["seed"] == 424242
+    assert over["seed"] == "424242"
 
 
 def test_r25_private_events_stay_private() -> None:

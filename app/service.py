@@ -212,6 +212,15 @@ class GameService:
             raise ServiceError("not_found", f"there is no table {table_id!r}")
         return row
 
+    async def _open_table_row(
+        self, session: AsyncSession, table_id: str, message: str = "this table's game has started"
+    ) -> TableRow:
+        """The table, which must not have started: the lobby changes only open tables."""
+        table = await self._table_row(session, table_id)
+        if table.status != "open":
+            raise ServiceError("already_started", message)
+        return table
+
     async def _seats(self, session: AsyncSession, table_id: str) -> list[SeatRow]:
         result = await session.scalars(
             select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
@@ -352,9 +361,7 @@ class GameService:
             for _attempt in range(5):
                 try:
                     async with self._write() as session:
-                        table = await self._table_row(session, table_id)
-                        if table.status != "open":
-                            raise ServiceError("already_started", "this table's game has started")
+                        table = await self._open_table_row(session, table_id)
                         seats = await self._seats(session, table_id)
                         if len(seats) >= table.seats:
                             raise ServiceError("table_full", "every seat of this table is taken")
@@ -428,11 +435,9 @@ class GameService:
         async with self._hold(table_id) as room:
             seat = await self.seat_for_token(table_id, token)
             async with self._write() as session:
-                table = await self._table_row(session, table_id)
-                if table.status != "open":
-                    raise ServiceError(
-                        "already_started", "you cannot leave a game that has started"
-                    )
+                table = await self._open_table_row(
+                    session, table_id, "you cannot leave a game that has started"
+                )
                 await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
                 table.updated_at = utcnow()
             # Sockets of that seat now hold nothing: close them so they cannot pretend.
@@ -457,9 +462,7 @@ class GameService:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self._write() as session:
-                table = await self._table_row(session, table_id)
-                if table.status != "open":
-                    raise ServiceError("already_started", "this table's game has started")
+                table = await self._open_table_row(session, table_id)
                 seats = await self._seats(session, table_id)
                 free = sorted(set(range(table.seats)) - {s.seat for s in seats})
                 if count > len(free):
@@ -486,9 +489,7 @@ class GameService:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self._write() as session:
-                table = await self._table_row(session, table_id)
-                if table.status != "open":
-                    raise ServiceError("already_started", "this table's game has started")
+                table = await self._open_table_row(session, table_id)
                 result = await session.execute(
                     delete(SeatRow).where(
                         SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
@@ -504,9 +505,7 @@ class GameService:
         async with self._hold(table_id) as room:
             await self.seat_for_token(table_id, token)
             async with self._write() as session:
-                table = await self._table_row(session, table_id)
-                if table.status != "open":
-                    raise ServiceError("already_started", "this table's game has already started")
+                table = await self._open_table_row(session, table_id)
                 seats = await self._seats(session, table_id)
                 if len(seats) < table.seats:
                     raise ServiceError(

@@ -150,6 +150,17 @@ class Seat:
     name: str
 
 
+def bid(fairy_gold: int = 0) -> dict[str, Any]:
+    """A sealed bid of Fairy Gold only (the engine's action shape)."""
+    return {
+        "type": "bid",
+        "fairy_gold": fairy_gold,
+        "common_gold": 0,
+        "amulet": False,
+        "black_magic": False,
+    }
+
+
 async def create_table(http: httpx.AsyncClient, seats: int, public: bool = True) -> str:
     r = await http.post("/api/tables", json={"seats": seats, "public": public})
     assert r.status_code == 201, r.text

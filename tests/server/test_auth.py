@@ -13,22 +13,13 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     bearer,
+    bid,
     bot_strategy,
     create_table,
     db_rows,
     join,
     start,
 )
-
-
-def bid(fairy_gold: int = 0) -> dict[str, Any]:
-    return {
-        "type": "bid",
-        "fairy_gold": fairy_gold,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    }
 
 
 async def _version(server: ServerProcess, table_id: str) -> int:

@@ -13,6 +13,7 @@ import pytest
 
 from tests.server.harness import (
     Database,
+    Seat,
     SeatClient,
     ServerProcess,
     add_bots,
@@ -98,6 +99,14 @@ async def _bot_game(server: ServerProcess, http: httpx.AsyncClient) -> SeatClien
     return client
 
 
+async def _started_table(http: httpx.AsyncClient) -> tuple[str, list[Seat]]:
+    """A started table of three people (no bots), none of them connected yet."""
+    table_id = await create_table(http, 3)
+    seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
+    await start(http, seats[0])
+    return table_id, seats
+
+
 async def test_bad_frames_get_clear_errors_and_change_nothing(
     limited_server: ServerProcess,
 ) -> None:
@@ -106,9 +115,7 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(
         other_game = await _bot_game(server, http)
         playing = asyncio.create_task(other_game.play_until_over(120))
 
-        table_id = await create_table(http, 3)
-        seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
-        await start(http, seats[0])
+        table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         await ann.connect()
         await ann.wait_for(lambda m: m["type"] == "state")
@@ -147,9 +154,7 @@ async def test_huge_frames_close_the_socket_with_1009(
 ) -> None:
     server = limited_server
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        table_id = await create_table(http, 3)
-        seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
-        await start(http, seats[0])
+        table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         bob = SeatClient(server.ws, table_id, seats[1].token, seats[1].seat)
         for client in (ann, bob):
@@ -173,9 +178,7 @@ async def test_a_flood_closes_the_socket_with_1008_and_others_play_on(
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         other_game = await _bot_game(server, http)
         playing = asyncio.create_task(other_game.play_until_over(120))
-        table_id = await create_table(http, 3)
-        seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
-        await start(http, seats[0])
+        table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         await ann.connect()
         await ann.wait_for(lambda m: m["type"] == "state")

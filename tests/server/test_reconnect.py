@@ -13,21 +13,12 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    bid,
     bot_strategy,
     create_table,
     join,
     start,
 )
-
-
-def _bid(fairy_gold: int = 0) -> dict[str, Any]:
-    return {
-        "type": "bid",
-        "fairy_gold": fairy_gold,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    }
 
 
 def _presence(client: SeatClient, seat: int) -> bool:
@@ -63,7 +54,7 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         await a.close()
         await watcher.wait_for(lambda m: m["type"] == "table" and not _presence(watcher, ann.seat))
         # Bob bids while she is away: one version she misses.
-        await b.send_action(_bid(1), "b1")
+        await b.send_action(bid(1), "b1")
         await b.wait_for(lambda m: m["type"] == "ack")
 
         # Back with the last version seen: exactly the missed events, no reset.
@@ -82,12 +73,12 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         seen = a.version
         assert seen is not None
         await a.close()
-        await c.send_action(_bid(0), "c1")
+        await c.send_action(bid(0), "c1")
         await c.wait_for(lambda m: m["type"] == "ack")
         other_tab = SeatClient(server.ws, table_id, ann.token, ann.seat)
         await other_tab.connect()
         await other_tab.wait_for(lambda m: m["type"] == "state")
-        await other_tab.send_action(_bid(0), "a1")  # the last bid: the Witch is revealed
+        await other_tab.send_action(bid(0), "a1")  # the last bid: the Witch is revealed
         await other_tab.wait_for(lambda m: m["type"] == "ack")
         await other_tab.close()
         await b.drain(0.3)

@@ -13,21 +13,12 @@ from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    bid,
     create_table,
     db_rows,
     join,
     start,
 )
-
-
-def bid(fairy_gold: int) -> dict[str, Any]:
-    return {
-        "type": "bid",
-        "fairy_gold": fairy_gold,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    }
 
 
 async def test_two_processes_never_apply_two_actions_at_one_version(

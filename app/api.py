@@ -8,7 +8,7 @@ from typing import Literal
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
-from app.deps import Service, Token
+from app.deps import LobbyDep, QueriesDep, Token
 from app.schemas import (
     AddBots,
     CreateTable,
@@ -29,71 +29,71 @@ pages = APIRouter(include_in_schema=False)
 
 
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
-async def create_table(body: CreateTable, service: Service) -> TableOut:
+async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
-    return await service.create_table(
+    return await lobby.create_table(
         seats=body.seats, public=body.public, turn_seconds=body.turn_seconds
     )
 
 
 @api.get("/tables", response_model=list[TableOut], tags=["lobby"])
 async def list_tables(
-    service: Service, status: Literal["open", "playing"] = "open"
+    queries: QueriesDep, status: Literal["open", "playing"] = "open"
 ) -> list[TableOut]:
     """`open` (default): public tables that have not started and still have a free seat, newest
     first. `playing`: public tables whose game is being played (games to watch), the most
     recently active first, with the players' scores and the turn."""
     if status == "playing":
-        return await service.playing_tables()
-    return await service.open_tables()
+        return await queries.playing_tables()
+    return await queries.open_tables()
 
 
 @api.post("/quickplay", response_model=JoinOut, tags=["lobby"])
-async def quickplay(body: QuickPlay, service: Service) -> JoinOut:
+async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
     """Matchmaking: a seat at the public open table closest to full (of the size asked, if
     any), else at a new public table. The seat is taken under the table's lock, like join."""
-    return await service.quickplay(name=body.name, seats=body.seats)
+    return await lobby.quickplay(name=body.name, seats=body.seats)
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
-async def get_table(table_id: str, service: Service) -> TableOut:
-    return await service.table(table_id)
+async def get_table(table_id: str, queries: QueriesDep) -> TableOut:
+    return await queries.table(table_id)
 
 
 @api.post("/tables/{table_id}/join", response_model=JoinOut, tags=["lobby"])
-async def join_table(table_id: str, body: JoinTable, service: Service) -> JoinOut:
+async def join_table(table_id: str, body: JoinTable, lobby: LobbyDep) -> JoinOut:
     """Take the lowest free seat. The token is shown once: keep it to act for the seat."""
-    return await service.join(table_id=table_id, name=body.name)
+    return await lobby.join(table_id=table_id, name=body.name)
 
 
 @api.post("/tables/{table_id}/leave", response_model=TableOut, tags=["lobby"])
-async def leave_table(table_id: str, service: Service, token: Token) -> TableOut:
+async def leave_table(table_id: str, lobby: LobbyDep, token: Token) -> TableOut:
     """Give the seat back (before the game starts only)."""
-    return await service.leave(table_id=table_id, token=token)
+    return await lobby.leave(table_id=table_id, token=token)
 
 
 @api.post("/tables/{table_id}/bots", response_model=TableOut, tags=["lobby"])
-async def add_bots(table_id: str, body: AddBots, service: Service, token: Token) -> TableOut:
+async def add_bots(table_id: str, body: AddBots, lobby: LobbyDep, token: Token) -> TableOut:
     """Bots take `count` empty seats (a seated player's token is required)."""
-    return await service.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
+    return await lobby.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
 
 
 @api.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["lobby"])
-async def remove_bot(table_id: str, seat: int, service: Service, token: Token) -> TableOut:
+async def remove_bot(table_id: str, seat: int, lobby: LobbyDep, token: Token) -> TableOut:
     """Give a bot's seat back before the game starts (a seated player's token is required)."""
-    return await service.remove_bot(table_id=table_id, token=token, seat=seat)
+    return await lobby.remove_bot(table_id=table_id, token=token, seat=seat)
 
 
 @api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
-async def start_table(table_id: str, service: Service, token: Token) -> TableOut:
+async def start_table(table_id: str, lobby: LobbyDep, token: Token) -> TableOut:
     """Start the game once every seat is taken (a seated player's token is required)."""
-    return await service.start(table_id=table_id, token=token)
+    return await lobby.start(table_id=table_id, token=token)
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
-async def game_record(game_id: str, service: Service) -> GameRecord:
+async def game_record(game_id: str, queries: QueriesDep) -> GameRecord:
     """The public record of a finished game: every action in order and the seed, to replay it."""
-    return await service.record(game_id)
+    return await queries.record(game_id)
 
 
 @pages.get("/healthz")

@@ -51,9 +51,20 @@ class Settings(BaseSettings):
     # the missed events one by one.
     max_event_gap: int = 2000
 
-    # How often to look for games moved on by another server process on the same database
-    # (0: never; a single process needs no polling).
-    sync_interval_seconds: float = 1.0
+    # Postgres connection pool of each server process.
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    # Processes learn of each other's commits by LISTEN/NOTIFY; this slow sweep only catches a
+    # notification missed while the listening connection was reconnecting (0: never).
+    sweep_interval_seconds: float = 30.0
+    # SQLite: how often to look at the file's change counter, for a second process sharing the
+    # file (0: never; one process needs none).
+    sqlite_watch_seconds: float = 0.2
+    # A socket whose pending frames have not drained for this long is closed (1013): a client
+    # that never reads cannot hold the server's memory.
+    send_timeout_seconds: float = 10.0
+    # permessage-deflate on WebSockets: saves bandwidth, costs CPU and ~40 KiB per socket.
+    ws_compression: bool = False
 
     # Lobby.
     max_name_length: int = 32

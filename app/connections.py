@@ -1,5 +1,12 @@
-"""One live WebSocket: an outgoing queue drained by its own task, so a slow reader never holds up
-a game, and messages leave in the order the game produced them."""
+"""One live WebSocket's outgoing side: a small queue drained by its own task, so a slow reader never
+holds up a game, and messages leave in the order the game produced them.
+
+A socket that falls behind does not pile up every version: the queue holds at most one pending
+`state` and one pending `table`, each rendered only when the writer reaches it (so it carries the
+latest version and every event since the last state this socket was sent), plus the answers that
+must not be dropped (acks, errors, pongs), whose number is bounded. A socket whose writer has been
+stuck on one send for `send_timeout` seconds is closed and its memory freed.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -23,6 +32,10 @@ CLOSE_RESTART = 1012  # server shutting down: reconnect later
 CLOSE_TRY_AGAIN = 1013  # too far behind: reconnect with the last version
 CLOSE_NOT_FOUND = 4404  # no such table
 
+# Queue markers: rendered when the writer reaches them, so they are always current.
+STATE = "\x00state"
+TABLE = "\x00table"
+
 
 @dataclass(eq=False)
 class Connection:
@@ -31,50 +44,116 @@ class Connection:
     seat: int | None  # None: a spectator
     name: str | None
     queue_limit: int
-    queue: asyncio.Queue[str | tuple[int, str]] = field(default_factory=asyncio.Queue)
+    send_timeout: float = 10.0
+    # Set by the room on connect: the frame of the current state for this socket since the
+    # version it was last sent (None when there is no game yet), and the table's frame.
+    render_state: Callable[[Connection], str | None] | None = None
+    render_table: Callable[[], str | None] | None = None
+    sent_version: int | None = None  # the last version this socket was sent
+    queue: deque[str | tuple[int, str]] = field(default_factory=deque)
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    state_pending: bool = False
+    table_pending: bool = False
     closing: bool = False
     sent_frames: int = 0
 
     def send(self, message: BaseModel) -> None:
-        """Queue a message; never blocks. A connection too far behind is closed instead."""
+        """Queue a message that must not be dropped; never blocks."""
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, frame: str) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= self.queue_limit:
-            log.warning(
-                "closing a socket of table %s: %d messages unread",
-                self.table_id,
-                self.queue.qsize(),
-            )
-            # Drop what it will never read: it reconnects with its last version and catches up.
-            while not self.queue.empty():
-                self.queue.get_nowait()
+        if len(self.queue) >= self.queue_limit:
+            # Only answers pile up here (states and tables coalesce): a client that sends
+            # without ever reading. It reconnects with its last version and catches up.
+            log.warning("closing a socket of table %s: %d messages unread", self.table_id,
+                        len(self.queue))
+            self.queue.clear()
             self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
             return
-        self.queue.put_nowait(message.model_dump_json())
+        self.queue.append(frame)
+        self.wakeup.set()
+
+    def push_state(self) -> None:
+        """The game moved on: this socket gets a state (one, however far it falls behind)."""
+        if not self.closing and not self.state_pending:
+            self.state_pending = True
+            self.queue.append(STATE)
+            self.wakeup.set()
+
+    def push_table(self) -> None:
+        if not self.closing and not self.table_pending:
+            self.table_pending = True
+            self.queue.append(TABLE)
+            self.wakeup.set()
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after what is already queued has been sent."""
         if self.closing:
             return
         self.closing = True
-        self.queue.put_nowait((code, reason))
+        self.queue.append((code, reason))
+        self.wakeup.set()
+
+    def _render(self, item: str) -> str | None:
+        if item is STATE:
+            self.state_pending = False
+            return self.render_state(self) if self.render_state else None
+        if item is TABLE:
+            self.table_pending = False
+            return self.render_table() if self.render_table else None
+        return item
 
     async def run_writer(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
+                if not self.queue:
+                    self.wakeup.clear()
+                    await self.wakeup.wait()
+                    continue
+                item = self.queue.popleft()
                 if isinstance(item, tuple):
                     code, reason = item
-                    if self.ws.application_state == WebSocketState.CONNECTED:
-                        with contextlib.suppress(Exception):
-                            await self.ws.close(code=code, reason=reason[:120])
+                    await self._close_socket(code, reason)
                     return
                 if self.ws.application_state != WebSocketState.CONNECTED:
                     return
-                await self.ws.send_text(item)
+                frame = self._render(item)
+                if frame is None:
+                    continue
+                try:
+                    async with asyncio.timeout(self.send_timeout):
+                        await self.ws.send_text(frame)
+                except TimeoutError:
+                    log.warning("closing a socket of table %s: not read for %.0f s",
+                                self.table_id, self.send_timeout)
+                    self.closing = True
+                    self.queue.clear()
+                    self._abort()
+                    return
                 self.sent_frames += 1
         except Exception:  # the peer went away mid-send: the reader notices and cleans up
             self.closing = True
+            self.queue.clear()
+
+    async def _close_socket(self, code: int, reason: str) -> None:
+        if self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            async with asyncio.timeout(2.0):
+                await self.ws.close(code=code, reason=reason[:120])
+        except Exception:
+            self._abort()
+
+    def _abort(self) -> None:
+        """Drop the TCP connection of a peer that does not read (a close frame would wait
+        behind everything it has not read)."""
+        protocol = getattr(self.ws._send, "__self__", None)  # uvicorn's protocol object
+        transport = getattr(protocol, "transport", None)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.abort()
 
 
 class RateLimiter:

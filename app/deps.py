@@ -1,4 +1,4 @@
-"""FastAPI dependencies shared by the routes."""
+"""FastAPI dependencies shared by the routes: the lobby, the read models, the seat token."""
 
 from __future__ import annotations
 
@@ -6,11 +6,16 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.service import GameService
+from app.lobby import Lobby
+from app.queries import Queries
 
 
-def get_service(request: Request) -> GameService:
-    return request.app.state.service  # type: ignore[no-any-return]
+def get_lobby(request: Request) -> Lobby:
+    return request.app.state.lobby  # type: ignore[no-any-return]
+
+
+def get_queries(request: Request) -> Queries:
+    return request.app.state.queries  # type: ignore[no-any-return]
 
 
 def bearer_token(request: Request) -> str | None:
@@ -22,5 +27,6 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-Service = Annotated[GameService, Depends(get_service)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+QueriesDep = Annotated[Queries, Depends(get_queries)]
 Token = Annotated[str | None, Depends(bearer_token)]

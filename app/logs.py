@@ -8,11 +8,11 @@ import re
 TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
 
 
-class RedactTokens(logging.Filter):
+class HideTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if "token=" in message:
-            record.msg = TOKEN_IN_QUERY.sub(r"\1<redacted>", message)
+            record.msg = TOKEN_IN_QUERY.sub(r"\1<hidden>", message)
             record.args = ()
         return True
 
@@ -20,5 +20,5 @@ class RedactTokens(logging.Filter):
 def install() -> None:
     for name in ("uvicorn.error", "uvicorn.access", "uvicorn", "dragonstones"):
         logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())
+        if not any(isinstance(f, HideTokens) for f in logger.filters):
+            logger.addFilter(HideTokens())

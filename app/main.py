@@ -1,28 +1,47 @@
-"""The FastAPI application: lobby routes, the table socket, the static client."""
+"""The FastAPI application: wires the database, the game hub, the lobby and the routes together,
+and serves the static client."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import logs, migrate
+from app import errors, logs, migrate
 from app.api import api, pages
 from app.config import Settings, get_settings
-from app.db import make_engine, make_sessionmaker
+from app.db import Database
+from app.game.bus import PgBus, SqliteBus, channel_for
+from app.game.hub import Hub
+from app.game.store import GameStore
 from app.limits import BodyLimit
-from app.service import GameService, ServiceError
+from app.lobby import Lobby
+from app.queries import Queries
 from app.ws import router as ws_router
 
 log = logging.getLogger("dragonstones")
+
+
+def _bus(settings: Settings, db: Database, channel: str) -> SqliteBus | PgBus:
+    if db.sqlite:
+        return SqliteBus(db.engine, settings.sqlite_watch_seconds)
+    url = db.engine.url
+    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    server_settings = (
+        {"search_path": settings.database_schema} if settings.database_schema else {}
+    )
+
+    async def notify(channel: str, payload: str) -> None:
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert raw.driver_connection is not None
+            await raw.driver_connection.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    return PgBus(dsn, channel, server_settings, notify)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -34,20 +53,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.auto_migrate:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)
-        db = make_engine(settings)
-        service = GameService(
-            settings, make_sessionmaker(db), single_writer=db.dialect.name == "sqlite"
-        )
-        app.state.service = service
-        await service.resume()
-        syncing = asyncio.create_task(service.sync_with_other_processes())
+        db = Database(settings)
+        channel = channel_for(settings.database_schema)
+        hub = Hub(settings, GameStore(db, channel), _bus(settings, db, channel), None)  # type: ignore[arg-type]
+        queries = Queries(db, hub.online_seats)
+        hub.queries = queries
+        app.state.hub = hub
+        app.state.queries = queries
+        app.state.lobby = Lobby(db, hub, queries)
+        await hub.start()
         try:
             yield
         finally:
-            syncing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await syncing
-            await service.close()
+            await hub.close()
             await db.dispose()
 
     app = FastAPI(
@@ -57,29 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-
-    @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(
-            {"detail": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        return JSONResponse(
-            {"detail": {"code": "invalid_request", "message": problems}}, status_code=422
-        )
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail: object = exc.detail
-        if not isinstance(detail, dict):
-            detail = {"code": _code_for(exc.status_code), "message": str(exc.detail)}
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
-
+    errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.include_router(api)
     app.include_router(ws_router)
@@ -88,9 +84,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
     return app
-
-
-def _code_for(status: int) -> str:
-    return {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(
-        status, "http_error"
-    )

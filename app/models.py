@@ -113,7 +113,10 @@ class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (
         UniqueConstraint("game_id", "version", name="uq_actions_game_version"),
-        UniqueConstraint("game_id", "action_id", name="uq_actions_game_action_id"),
+        # An action_id is the sending seat's: the same id from two seats is two actions.
+        UniqueConstraint(
+            "game_id", "seat", "action_id", name="uq_actions_game_seat_action_id"
+        ),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

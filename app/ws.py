@@ -1,7 +1,7 @@
 """The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator).
 
 The socket tier is thin: it parses each frame into a typed message, answers anything else with an
-`error` (never crashing the socket), enforces the limits and hands actions to the game service.
+`error` (never crashing the socket), enforces the limits and hands actions to the table's room.
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ from app.connections import (
     Connection,
     RateLimiter,
 )
+from app.errors import ServiceError
+from app.game.hub import Hub
+from app.game.room import Room
 from app.messages import CLIENT_TYPES, ActionIn, ErrorOut, PingIn, PongOut, client_message
-from app.service import GameService, ServiceError
+from app.queries import Queries
 
 log = logging.getLogger("dragonstones.ws")
 router = APIRouter()
@@ -39,8 +42,9 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
-    service: GameService = ws.app.state.service
-    settings = service.settings
+    hub: Hub = ws.app.state.hub
+    queries: Queries = ws.app.state.queries
+    settings = hub.settings
     await ws.accept()
 
     token = ws.query_params.get("token")
@@ -56,10 +60,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             return
     try:
         if token is not None:
-            seat_row = await service.seat_for_token(table_id, token)
+            seat_row = await queries.seat_for_token(table_id, token)
             seat, name = seat_row.seat, seat_row.name
         else:
-            await service.table(table_id)
+            await queries.table(table_id)
             seat, name = None, None
     except ServiceError as exc:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
@@ -67,12 +71,18 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
 
     conn = Connection(
-        ws=ws, table_id=table_id, seat=seat, name=name, queue_limit=settings.send_queue_limit
+        ws=ws,
+        table_id=table_id,
+        seat=seat,
+        name=name,
+        queue_limit=settings.send_queue_limit,
+        send_timeout=settings.send_timeout_seconds,
     )
+    room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
-        await service.connect(conn, since)
+        await room.connect(conn, since)
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
@@ -93,12 +103,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 )
                 conn.close(CLOSE_TOO_BIG, "message too large")
                 break
-            await _handle(service, conn, raw)
+            await _handle(room, conn, raw)
     except Exception as exc:  # the peer vanished mid-receive, or a bug: never leave the room dirty
         if ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
             log.exception("socket of table %s failed", table_id)
     finally:
-        await service.disconnect(conn)
+        await room.disconnect(conn)
         conn.close(CLOSE_NORMAL)
         try:
             await asyncio.wait_for(writer, timeout=5)
@@ -106,8 +116,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             writer.cancel()
 
 
-async def _handle(service: GameService, conn: Connection, raw: str) -> None:
+async def _handle(room: Room, conn: Connection, raw: str) -> None:
     try:
+        # The standard parser, not orjson: big integers and NaN must reach validation and
+        # the engine, which answer them with precise codes.
         data = json.loads(raw)
     except (ValueError, RecursionError):
         conn.send(ErrorOut(code="malformed_json", message="a message is one JSON object"))
@@ -149,11 +161,8 @@ async def _handle(service: GameService, conn: Connection, raw: str) -> None:
         )
         return
     try:
-        ack = await service.submit_action(
-            table_id=conn.table_id,
-            seat=conn.seat,
-            action=message.action,
-            action_id=message.action_id,
+        ack = await room.submit(
+            seat=conn.seat, action=message.action, action_id=message.action_id
         )
     except ServiceError as exc:
         conn.send(ErrorOut(code=exc.code, message=exc.message, action_id=message.action_id))

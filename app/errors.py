@@ -1,0 +1,115 @@
+"""Error codes in one enum, the refused-request exception, and the edge that maps codes to HTTP.
+
+Inside the server a refusal is a `ServiceError` carrying a stable code; nothing below the edge knows
+about HTTP. Routes answer `{"detail": {"code", "message"}}` with the status mapped here; sockets send
+the code itself in an `error` message. The engine's own codes (`not_your_turn`, `unaffordable`...)
+pass through unchanged and answer 400.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class Code(StrEnum):
+    """Every code the server itself answers with (the engine adds its own)."""
+
+    NOT_FOUND = "not_found"
+    NO_BOT = "no_bot"
+    GAME_NOT_FOUND = "game_not_found"
+    MISSING_TOKEN = "missing_token"
+    INVALID_TOKEN = "invalid_token"
+    NOT_SEATED = "not_seated"
+    TABLE_FULL = "table_full"
+    ALREADY_STARTED = "already_started"
+    NOT_STARTED = "not_started"
+    NOT_OVER = "not_over"
+    NOT_ENOUGH_SEATS = "not_enough_seats"
+    SEATS_EMPTY = "seats_empty"
+    NAME_TAKEN = "name_taken"
+    CONFLICT = "conflict"
+    DUPLICATE_ACTION_ID = "duplicate_action_id"
+    UNAVAILABLE = "unavailable"
+    INTERNAL_ERROR = "internal_error"
+    INVALID_REQUEST = "invalid_request"
+    INVALID_SINCE = "invalid_since"
+    SPECTATOR = "spectator"
+    RATE_LIMITED = "rate_limited"
+    MESSAGE_TOO_LARGE = "message_too_large"
+    MALFORMED_JSON = "malformed_json"
+    MALFORMED = "malformed"
+    UNKNOWN_TYPE = "unknown_type"
+    INVALID_MESSAGE = "invalid_message"
+    BODY_TOO_LARGE = "body_too_large"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    UNAUTHORIZED = "unauthorized"
+    HTTP_ERROR = "http_error"
+
+
+STATUS: dict[str, int] = {
+    Code.NOT_FOUND: 404,
+    Code.NO_BOT: 404,
+    Code.GAME_NOT_FOUND: 404,
+    Code.MISSING_TOKEN: 401,
+    Code.INVALID_TOKEN: 401,
+    Code.NOT_SEATED: 403,
+    Code.TABLE_FULL: 409,
+    Code.ALREADY_STARTED: 409,
+    Code.NOT_STARTED: 409,
+    Code.NOT_OVER: 409,
+    Code.NOT_ENOUGH_SEATS: 409,
+    Code.SEATS_EMPTY: 409,
+    Code.NAME_TAKEN: 409,
+    Code.CONFLICT: 409,
+    Code.DUPLICATE_ACTION_ID: 409,
+    Code.UNAVAILABLE: 503,
+    Code.INTERNAL_ERROR: 500,
+}
+
+# The code of an HTTP error raised by the framework itself (unknown route, wrong method).
+_FRAMEWORK_CODES = {404: Code.NOT_FOUND, 405: Code.METHOD_NOT_ALLOWED, 401: Code.UNAUTHORIZED}
+
+
+class ServiceError(Exception):
+    """A refused request: nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = str(code)
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 400)
+
+
+def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
+    return {"detail": {"code": str(code), "message": message}}
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal, ours or the framework's, with the same JSON body."""
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail: object = exc.detail
+        if not isinstance(detail, dict):
+            code = _FRAMEWORK_CODES.get(exc.status_code, Code.HTTP_ERROR)
+            detail = {"code": str(code), "message": str(exc.detail)}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)

@@ -1,0 +1,138 @@
+"""The rooms of this process: find or make a table's room, drop it when idle, route other processes'
+commits to the rooms that hold those tables, resume bot games after a start, close at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from app.config import Settings
+from app.connections import CLOSE_RESTART
+from app.game.bus import LocalBus, PgBus, SqliteBus
+from app.game.room import Room
+from app.game.store import GameStore
+
+if TYPE_CHECKING:
+    from app.queries import Queries
+
+log = logging.getLogger("dragonstones.hub")
+
+
+class Hub:
+    def __init__(
+        self, settings: Settings, store: GameStore, bus: LocalBus | SqliteBus | PgBus, queries: Queries
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.bus = bus
+        self.queries = queries
+        self.rooms: dict[str, Room] = {}
+        self.closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- rooms -----------------------------------------------------------------------------------
+
+    def room(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None:
+            room = self.rooms[table_id] = Room(table_id, self)
+        return room
+
+    def peek(self, table_id: str) -> Room | None:
+        return self.rooms.get(table_id)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: str) -> AsyncIterator[Room]:
+        """The table's room, locked."""
+        async with self.room(table_id).locked() as room:
+            yield room
+
+    def forget_if_idle(self, room: Room) -> None:
+        # A room nobody holds, waits for or listens to, with no game being played in it, is
+        # dropped (requests for unknown or idle tables must not pile up in memory). A room in
+        # use is never dropped: it must stay the only room, and lock, of its table.
+        if room.idle() and self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
+
+    def online_seats(self, table_id: str) -> set[int]:
+        room = self.rooms.get(table_id)
+        return room.connected_seats() if room else set()
+
+    # -- other processes -------------------------------------------------------------------------
+
+    def on_message(self, table_id: str, version: int | None) -> None:
+        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it."""
+        room = self.rooms.get(table_id)
+        if room is None or self.closed:
+            return
+        game = room.game
+        if version is not None and game is not None and game.version >= version:
+            return  # our own commit, or already caught up
+        self._spawn(self._catch_up(table_id, lobby=version is None))
+
+    async def _catch_up(self, table_id: str, lobby: bool) -> None:
+        if table_id not in self.rooms:
+            return
+        try:
+            async with self.hold(table_id) as room:
+                await room.catch_up()
+                if lobby:
+                    room.refresh_table()
+        except Exception:
+            log.exception("catching up table %s failed", table_id)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def sweep_soon(self) -> None:
+        self._spawn(self.sweep())
+
+    async def sweep(self) -> None:
+        """Catch up every room whose game moved on without our hearing of it."""
+        rooms = [r for r in self.rooms.values() if r.connections or r.bots.bots]
+        if not rooms:
+            return
+        versions = await self.store.versions([r.table_id for r in rooms])
+        for room in rooms:
+            version = versions.get(room.table_id)
+            if version is None:
+                continue
+            if room.game is None or version > room.game.version:
+                await self._catch_up(room.table_id, lobby=room.game is None)
+
+    async def _sweep_forever(self) -> None:
+        interval = self.settings.sweep_interval_seconds
+        while not self.closed and interval > 0:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                log.warning("safety sweep failed: %r", exc)
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """After a start or a crash: listen to other processes, wake the bots of every game
+        still being played."""
+        await self.bus.start(self.on_message, self.sweep_soon)
+        for table_id in await self.store.playing_tables():
+            async with self.hold(table_id) as room:
+                await room.load()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
+
+    async def close(self) -> None:
+        """Server shutdown: stop the bots and timers, ask every socket to reconnect later."""
+        self.closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        await self.bus.close()
+        for room in list(self.rooms.values()):
+            await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+        for task in list(self._tasks):
+            task.cancel()

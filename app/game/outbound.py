@@ -1,0 +1,80 @@
+"""What a viewer receives: the one function that turns a live game into a viewer's `state` frame.
+
+Everything a socket learns about a game passes through `state_frame`: the engine's view for the
+seat, the engine's prompts for the seat, and the engine's visible events. The server decides
+nothing about secrets here, it only asks the engine for this viewer's share.
+
+Frames are built once per (version, viewer, since) and shared: every spectator of a table, and every
+socket of one seat, gets the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from app.messages import StateOut
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game being played, as this process last committed or caught up with it."""
+
+    id: str
+    table_id: str
+    players: int
+    state: Any
+    version: int
+    over: bool
+    # The raw events of each version (index 0: the opening), private ones included: they only
+    # leave through engine.visible_events.
+    events: list[list[dict[str, Any]]]
+    # action_id -> (seat, version it produced): a retry is answered from memory. Ids of the
+    # server's own actions start with "~", which clients may not send.
+    action_ids: dict[str, tuple[int, int]]
+    turn_seconds: int | None = None
+    deadline: float | None = None  # when the open sealed round times out (Unix seconds)
+    stale: bool = False  # a commit failed without an answer: reload before the next action
+    # (seat, since) -> frame of the current version; emptied whenever the version moves.
+    frames: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    frames_version: int = -1
+
+
+def _tag(events: list[dict[str, Any]], version: int) -> list[dict[str, Any]]:
+    return [{**e, "version": version} for e in events]
+
+
+def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: int) -> str:
+    """The `state` frame of the current version for a viewer who has seen up to `since`
+    (None: nothing yet; -1 asks for the log from the very start).
+
+    `events_from` is `since` when the viewer's log can simply continue; otherwise the log is
+    sent again from the start (or its last `max_gap` versions) with `resync` where the viewer
+    asked for something else."""
+    version = game.version
+    start = -1 if since is None or since < 0 or since > version else since
+    resync = since is not None and start != since
+    if version - start > max_gap:
+        start, resync = version - max_gap, True
+    key = (seat, start if not resync else -2 - start)
+    if game.frames_version != version:
+        game.frames.clear()
+        game.frames_version = version
+    frame = game.frames.get(key)
+    if frame is None:
+        events: list[dict[str, Any]] = []
+        for v in range(max(start + 1, 0), version + 1):
+            events.extend(_tag(engine.visible_events(game.events[v], seat), v))
+        frame = StateOut.model_construct(
+            game_id=game.id,
+            version=version,
+            view=engine.view(game.state, seat),
+            prompts=engine.prompts(game.state, seat=seat),
+            events_from=start,
+            events=events,
+            resync=resync,
+            deadline=game.deadline,
+        ).model_dump_json()
+        game.frames[key] = frame
+    return frame

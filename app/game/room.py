@@ -1,0 +1,331 @@
+"""The per-game actor: one table's lock, its live game and its sockets in this process.
+
+Every change of a game goes through `Room.submit` under the room's lock: the engine validates the
+action, the store commits it under the version guard, and only then is it acknowledged and pushed
+to the sockets (each socket renders its own frame through app.game.outbound). Another process's
+commit reaches the room through `catch_up`. Bots and the time limit act through `submit` too,
+with action ids in a namespace no client may use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import engine
+from app.connections import Connection
+from app.errors import Code, ServiceError
+from app.game.bots import BotSeats
+from app.game.clock import Clock
+from app.game.outbound import LiveGame, state_frame
+from app.game.store import DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
+from app.messages import AckOut, HelloOut, TableMsg
+from app.schemas import TableOut
+
+if TYPE_CHECKING:
+    from app.game.hub import Hub
+
+log = logging.getLogger("dragonstones.room")
+
+# Action ids of the server's own actions (bots, time-outs) start with this; clients' may not.
+SERVER_ID_PREFIX = "~"
+
+
+class Room:
+    def __init__(self, table_id: str, hub: Hub) -> None:
+        self.table_id = table_id
+        self.hub = hub
+        self.lock = asyncio.Lock()
+        self.users = 0  # tasks holding or waiting for the lock
+        self.connections: set[Connection] = set()
+        self.game: LiveGame | None = None
+        self.bots = BotSeats(self)
+        self.clock = Clock(self)
+        self.table_frame: str | None = None
+        self._table_refresh: asyncio.Task[None] | None = None
+
+    # -- presence --------------------------------------------------------------------------------
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    def idle(self) -> bool:
+        playing = self.game is not None and not self.game.over
+        return not (self.users or self.connections or playing)
+
+    @contextlib.asynccontextmanager
+    async def locked(self) -> AsyncIterator[Room]:
+        """One writer per table (and so per game) in this process."""
+        self.users += 1
+        try:
+            async with self.lock:
+                yield self
+        finally:
+            self.users -= 1
+            self.hub.forget_if_idle(self)
+
+    # -- the game --------------------------------------------------------------------------------
+
+    async def load(self) -> LiveGame | None:
+        """The room's game, read from the database when this process has not seen it yet."""
+        if self.game is None:
+            stored = await self.hub.store.load(self.table_id)
+            if stored is not None:
+                self._adopt(stored)
+        return self.game
+
+    def _adopt(self, stored: StoredGame) -> None:
+        opening = stored.opening
+        if opening is None:
+            # A game started before the opening was stored: engine.start is deterministic.
+            opening = engine.start(players=stored.players, seed=int(stored.seed))[1]
+        events = [opening] + [e for _v, _s, _a, e in stored.actions]
+        self.game = LiveGame(
+            id=stored.id,
+            table_id=stored.table_id,
+            players=stored.players,
+            state=engine.loads(stored.state),
+            version=stored.version,
+            over=stored.over,
+            events=events,
+            action_ids={a: (s, v) for v, s, a, _e in stored.actions},
+            turn_seconds=stored.turn_seconds,
+        )
+        self.bots.seat(stored.bots, self.hub.settings.default_bot_kind)
+        self.clock.arm()
+        self.bots.wake()
+
+    def started(self, stored: StoredGame) -> None:
+        """The lobby has just committed this table's start: play it, and tell every socket."""
+        self._adopt(stored)
+        self.publish()
+
+    async def submit(
+        self, *, seat: int, action: dict[str, Any], action_id: str, by_server: bool = False
+    ) -> AckOut:
+        """Validate and commit one action, then push the new state. Idempotent per
+        (seat, action_id)."""
+        if not by_server and action_id.startswith(SERVER_ID_PREFIX):
+            raise ServiceError(Code.INVALID_MESSAGE, "action ids starting with '~' are the server's")
+        async with self.locked():
+            game = await self.load()
+            if game is None:
+                raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
+            if game.stale:
+                # A commit failed without a clear answer: trust only the database.
+                await self.catch_up()
+                game.stale = False
+            for _attempt in range(3):
+                ack = await self._try_apply(game, seat, action, action_id)
+                if ack is not None:
+                    return ack
+                # Another process committed this version first: catch up and validate again.
+                await self.catch_up()
+            raise ServiceError(Code.CONFLICT, "the game moved on too fast; send the action again")
+
+    def _duplicate(self, game: LiveGame, seat: int, action_id: str) -> AckOut | None:
+        """The ack of an action_id this seat already used (None if it is new). An id another
+        seat used is refused: it can never stand for that seat's action."""
+        known = game.action_ids.get(action_id)
+        if known is None:
+            return None
+        if known[0] != seat:
+            raise ServiceError(
+                Code.DUPLICATE_ACTION_ID, "this action_id was already used by another seat"
+            )
+        return AckOut(action_id=action_id, version=known[1], duplicate=True)
+
+    async def _try_apply(
+        self, game: LiveGame, seat: int, action: dict[str, Any], action_id: str
+    ) -> AckOut | None:
+        """One attempt; None when the version guard found the game moved on elsewhere."""
+        duplicate = self._duplicate(game, seat, action_id)
+        if duplicate is not None:
+            return duplicate
+        try:
+            new_state, events = engine.apply(game.state, seat, action)
+        except engine.IllegalAction as exc:
+            raise ServiceError(exc.code, exc.message) from None
+        except Exception:
+            log.exception("engine failure on %r by seat %s in game %s", action, seat, game.id)
+            raise ServiceError(
+                Code.INTERNAL_ERROR, "the server could not apply this action"
+            ) from None
+        version = game.version + 1
+        over = engine.is_over(new_state)
+        try:
+            await self.hub.store.commit(
+                game_id=game.id,
+                table_id=self.table_id,
+                version=version,
+                seat=seat,
+                action=action,
+                action_id=action_id,
+                events=events,
+                state=engine.dumps(new_state),
+                winner=engine.winner(new_state),
+                over=over,
+            )
+        except StaleVersion:
+            return None
+        except DuplicateActionId:
+            # The same seat's action_id was committed by another process a moment ago.
+            await self.catch_up()
+            return self._duplicate(game, seat, action_id)
+        except StoreUnavailable as exc:
+            # The action may or may not be committed. The client retries with the same
+            # action_id, which is safe either way.
+            game.stale = True
+            log.error("commit failed in game %s: %s", game.id, exc)
+            raise ServiceError(
+                Code.UNAVAILABLE,
+                "the database did not answer; send the action again with the same action_id",
+            ) from None
+        # Committed: now, and only now, the world may learn about it.
+        game.state, game.version, game.over = new_state, version, over
+        game.events.append(events)
+        game.action_ids[action_id] = (seat, version)
+        self._moved_on(was_over=False)
+        return AckOut(action_id=action_id, version=version)
+
+    def _moved_on(self, *, was_over: bool) -> None:
+        assert self.game is not None
+        self.clock.arm()
+        self.publish()
+        if self.game.over and not was_over:
+            self.refresh_table()
+        self.bots.wake()
+
+    async def catch_up(self) -> None:
+        """Another process moved the game on: read what it committed and push it. Call with
+        the lock held."""
+        game = self.game
+        if game is None:
+            if await self.load() is not None:
+                self.refresh_table()
+                self.publish()
+            return
+        state, version, over, rows = await self.hub.store.since(game.id, game.version)
+        if version <= game.version:
+            return
+        if [v for v, *_ in rows] != list(range(game.version + 1, version + 1)):
+            log.error("game %s: the action log does not continue version %s", game.id,
+                      game.version)
+            return
+        was_over = game.over
+        for v, seat, action_id, events in rows:
+            game.events.append(events)
+            game.action_ids[action_id] = (seat, v)
+        game.state, game.version, game.over = engine.loads(state), version, over
+        self._moved_on(was_over=was_over)
+
+    # -- sockets ---------------------------------------------------------------------------------
+
+    def publish(self) -> None:
+        for conn in self.connections:
+            conn.push_state()
+
+    def _render_state(self, conn: Connection) -> str | None:
+        game = self.game
+        if game is None or conn.sent_version == game.version:
+            return None
+        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        conn.sent_version = game.version
+        return frame
+
+    def _render_table(self) -> str | None:
+        return self.table_frame
+
+    async def connect(self, conn: Connection, since: int | None) -> None:
+        """Register a socket and send it hello, the table and (once started) the state."""
+        async with self.locked():
+            was_online = conn.seat in self.connected_seats()
+            conn.render_state = self._render_state
+            conn.render_table = self._render_table
+            # A bad `since` (negative, or ahead of the game) gets the whole log again.
+            conn.sent_version = since if since is not None and since >= 0 else None
+            self.connections.add(conn)
+            conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
+            back = conn.seat is not None and not was_online
+            if back:
+                self.table_frame = None  # it shows this seat away: read it again
+            await self._load_table_frame()
+            conn.push_table()
+            game = await self.load()
+            if game is not None:
+                if conn.sent_version is not None and conn.sent_version > game.version:
+                    conn.sent_version = -3  # unknown version: resync from the start
+                conn.send_text(self._initial_state(conn))
+            if back:
+                for other in self.connections:  # tell the others this seat is back
+                    if other is not conn:
+                        other.push_table()
+
+    def _initial_state(self, conn: Connection) -> str:
+        # Rendered now, not lazily: `since` decides events_from and resync of this first frame.
+        game = self.game
+        assert game is not None
+        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        conn.sent_version = game.version
+        return frame
+
+    async def disconnect(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
+        async with self.locked():
+            self.connections.discard(conn)
+            if conn.seat is not None and conn.seat not in self.connected_seats():
+                self.refresh_table()
+
+    # -- the table (seats and presence) ----------------------------------------------------------
+
+    async def _load_table_frame(self) -> None:
+        if self.table_frame is None:
+            table = await self.hub.queries.table(self.table_id)
+            self.table_frame = TableMsg(table=table).model_dump_json()
+
+    async def send_table_now(self) -> TableOut:
+        """The lobby changed the table: read it and send it to every socket, in order."""
+        table = await self.hub.queries.table(self.table_id)
+        self.table_frame = TableMsg(table=table).model_dump_json()
+        for conn in self.connections:
+            conn.push_table()
+        return table
+
+    def refresh_table(self, delay: float = 0.05) -> None:
+        """Send every socket the table again, soon: changes that come in a burst (a seat
+        reconnecting in a loop) are read and sent once."""
+        if self.hub.closed or (self._table_refresh and not self._table_refresh.done()):
+            return
+        self._table_refresh = asyncio.create_task(self._send_table(delay))
+
+    async def _send_table(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            table = await self.hub.queries.table(self.table_id)
+        except ServiceError:
+            return
+        except Exception as exc:  # the database is away: the next change sends it
+            log.warning("table %s not refreshed: %r", self.table_id, exc)
+            return
+        self.table_frame = TableMsg(table=table).model_dump_json()
+        for conn in self.connections:
+            conn.push_table()
+
+    def kick_seat(self, seat: int, reason: str) -> None:
+        for conn in list(self.connections):
+            if conn.seat == seat:
+                conn.close(1000, reason)
+
+    async def close(self, code: int, reason: str) -> None:
+        for conn in list(self.connections):
+            conn.close(code, reason)
+        self.clock.cancel()
+        await self.bots.stop()
+        if self._table_refresh:
+            self._table_refresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._table_refresh

@@ -1,0 +1,275 @@
+"""A game's persistence: load it, commit one action under the version guard, read what another
+process committed.
+
+The commit is the only write of the action path. On Postgres it is one statement, sent as one
+round trip in autocommit: it moves the game row from the expected version to the next (writing the
+new snapshot), appends the action with its events, closes the table when the game ends, and sends
+the NOTIFY that tells other processes, which Postgres delivers only if the statement commits. On
+SQLite (one process) the same writes run as one Core transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import asyncpg
+import orjson
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from app.db import Database
+from app.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+
+
+class StaleVersion(Exception):
+    """The game's version in the database is not the one the action was applied to."""
+
+
+class DuplicateActionId(Exception):
+    """This seat's action_id is already committed (by another process, a moment ago)."""
+
+
+class StoreUnavailable(Exception):
+    """The database failed mid-commit: the action may or may not be committed."""
+
+
+@dataclass
+class StoredGame:
+    """A game as read from the database: the latest snapshot and every action's log row."""
+
+    id: str
+    table_id: str
+    players: int
+    seed: str
+    state: str  # engine.dumps text
+    version: int
+    over: bool
+    opening: list[dict[str, Any]] | None
+    turn_seconds: int | None
+    bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed)
+    # One entry per version after 0: (version, seat, action_id, raw events).
+    actions: list[tuple[int, int, str, list[dict[str, Any]]]]
+
+
+# One statement, one round trip: guarded update, append, close the table, notify.
+_PG_COMMIT = """
+WITH g AS (
+    UPDATE games SET state = $1, version = $2, status = $3, winner = $4, updated_at = $5,
+                     finished_at = $6
+    WHERE id = $7 AND version = $2 - 1
+    RETURNING id
+), a AS (
+    INSERT INTO actions (game_id, version, seat, action, action_id, events, created_at)
+    SELECT id, $2, $8, $9::json, $10, $11::json, $5 FROM g
+    RETURNING version
+), t AS (
+    UPDATE tables SET status = 'over', updated_at = $5
+    FROM a WHERE tables.id = $12 AND $3 = 'over'
+)
+SELECT pg_notify($13, $12 || ':' || a.version) FROM a
+"""
+
+
+def as_utc(stamp: datetime) -> datetime:
+    # SQLite keeps no time zone; every stamp is written in UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+class GameStore:
+    def __init__(self, db: Database, channel: str) -> None:
+        self.db = db
+        self.channel = channel  # the NOTIFY channel of this database schema
+
+    async def load(self, table_id: str) -> StoredGame | None:
+        """The table's game with its whole action log, or None before the start."""
+        async with self.db.sessions() as session:
+            game = await session.scalar(select(GameRow).where(GameRow.table_id == table_id))
+            if game is None:
+                return None
+            table = await session.get(TableRow, table_id)
+            seats = await session.execute(
+                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
+                    SeatRow.table_id == table_id, SeatRow.bot.is_(True)
+                )
+            )
+            rows = await session.execute(
+                select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
+                .where(ActionRow.game_id == game.id)
+                .order_by(ActionRow.version)
+            )
+            return StoredGame(
+                id=game.id,
+                table_id=table_id,
+                players=game.players,
+                seed=game.seed,
+                state=game.state,
+                version=game.version,
+                over=game.status == "over",
+                opening=game.opening_events,
+                turn_seconds=table.turn_seconds if table else None,
+                bots=[(s, k, b) for s, k, b in seats],
+                actions=[(v, s, a, e) for v, s, a, e in rows],
+            )
+
+    async def since(
+        self, game_id: str, after: int
+    ) -> tuple[str, int, bool, list[tuple[int, int, str, list[dict[str, Any]]]]]:
+        """What another process committed after version `after`: the latest snapshot, its
+        version, whether the game is over, and the new actions' log rows."""
+        async with self.db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRow.state, GameRow.version, GameRow.status).where(
+                        GameRow.id == game_id
+                    )
+                )
+            ).one()
+            actions = await session.execute(
+                select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
+                .where(ActionRow.game_id == game_id, ActionRow.version > after)
+                .where(ActionRow.version <= row.version)
+                .order_by(ActionRow.version)
+            )
+            return row.state, row.version, row.status == "over", [tuple(a) for a in actions]
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The committed version of each of these tables' games (the safety sweep)."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(GameRow.table_id, GameRow.version).where(GameRow.table_id.in_(table_ids))
+            )
+            return {t: v for t, v in rows.all()}
+
+    async def playing_tables(self) -> list[str]:
+        async with self.db.sessions() as session:
+            return list(
+                await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing"))
+            )
+
+    async def commit(
+        self,
+        *,
+        game_id: str,
+        table_id: str,
+        version: int,
+        seat: int,
+        action: dict[str, Any],
+        action_id: str,
+        events: list[dict[str, Any]],
+        state: str,
+        winner: int | None,
+        over: bool,
+    ) -> None:
+        """Commit `version` (the game must be at `version - 1`): raises StaleVersion,
+        DuplicateActionId or StoreUnavailable; returns only once the action is durable."""
+        now = utcnow()
+        try:
+            if self.db.sqlite:
+                await self._commit_sqlite(
+                    game_id, table_id, version, seat, action, action_id, events, state, winner,
+                    over, now,
+                )
+            else:
+                await self._commit_pg(
+                    game_id, table_id, version, seat, action, action_id, events, state, winner,
+                    over, now,
+                )
+        except (IntegrityError, asyncpg.UniqueViolationError) as exc:
+            if "version" in str(getattr(exc, "orig", exc)):
+                raise StaleVersion from None
+            raise DuplicateActionId from None
+        except (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreUnavailable(repr(exc)) from None
+
+    async def _commit_pg(
+        self,
+        game_id: str,
+        table_id: str,
+        version: int,
+        seat: int,
+        action: dict[str, Any],
+        action_id: str,
+        events: list[dict[str, Any]],
+        state: str,
+        winner: int | None,
+        over: bool,
+        now: datetime,
+    ) -> None:
+        async with self.db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            pg = raw.driver_connection  # asyncpg: no transaction opened, the statement autocommits
+            assert pg is not None
+            try:
+                notified = await pg.fetchval(
+                    _PG_COMMIT,
+                    state,
+                    version,
+                    "over" if over else "playing",
+                    winner,
+                    now,
+                    now if over else None,
+                    game_id,
+                    seat,
+                    orjson.dumps(action).decode(),
+                    action_id,
+                    orjson.dumps(events).decode(),
+                    table_id,
+                    self.channel,
+                )
+            except asyncpg.UniqueViolationError:
+                raise
+            except Exception:
+                # The connection may be dead (database restarted): never hand it out again.
+                await conn.invalidate()
+                raise
+        if notified is None:  # no row: the guard found another version
+            raise StaleVersion
+
+    async def _commit_sqlite(
+        self,
+        game_id: str,
+        table_id: str,
+        version: int,
+        seat: int,
+        action: dict[str, Any],
+        action_id: str,
+        events: list[dict[str, Any]],
+        state: str,
+        winner: int | None,
+        over: bool,
+        now: datetime,
+    ) -> None:
+        async with self.db.write_core() as conn:
+            result = await conn.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == version - 1)
+                .values(
+                    state=state,
+                    version=version,
+                    status="over" if over else "playing",
+                    winner=winner,
+                    updated_at=now,
+                    finished_at=now if over else None,
+                )
+            )
+            if result.rowcount != 1:
+                raise StaleVersion  # rolls the transaction back
+            await conn.execute(
+                insert(ActionRow).values(
+                    game_id=game_id,
+                    version=version,
+                    seat=seat,
+                    action=action,
+                    action_id=action_id,
+                    events=events,
+                    created_at=now,
+                )
+            )
+            if over:
+                await conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(status="over", updated_at=now)
+                )

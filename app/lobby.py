@@ -1,0 +1,250 @@
+"""The lobby: open a table, take or give back a seat, quick play, add or remove bots, start.
+
+Each operation runs under the table's room lock (one writer per table in this process) in one
+database transaction whose guards (the unique seat, the `open` status) keep two processes from
+both succeeding; then the table's sockets here are told, and other processes through the bus.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from app.db import Database
+from app.errors import Code, ServiceError
+from app.game.hub import Hub
+from app.game.room import Room
+from app.game.store import StoredGame
+from app.models import GameRow, SeatRow, TableRow, utcnow
+from app.queries import Queries, seat_rows, table_row
+from app.schemas import JoinOut, TableOut
+from app.security import hash_token, new_id, new_seed, new_token
+
+# The size of the table quick play opens when no open table fits.
+DEFAULT_QUICKPLAY_SEATS = 4
+# Refusals after which quick play tries the next table.
+_QUICKPLAY_SKIP = (Code.TABLE_FULL, Code.ALREADY_STARTED, Code.NAME_TAKEN, Code.CONFLICT)
+
+
+async def _open_table(
+    session: AsyncSession, table_id: str, message: str = "this table's game has started"
+) -> TableRow:
+    """The table, which must not have started: the lobby changes only open tables."""
+    table = await table_row(session, table_id)
+    if table.status != "open":
+        raise ServiceError(Code.ALREADY_STARTED, message)
+    return table
+
+
+class Lobby:
+    def __init__(self, db: Database, hub: Hub, queries: Queries) -> None:
+        self.db = db
+        self.hub = hub
+        self.queries = queries
+
+    async def _changed(self, room: Room) -> TableOut:
+        """Tell this process's sockets and the other processes; answer the table as it is."""
+        table = await room.send_table_now()
+        await self.hub.bus.publish(room.table_id, None)
+        return table
+
+    async def create_table(
+        self, *, seats: int, public: bool, turn_seconds: int | None = None
+    ) -> TableOut:
+        async with self.db.write() as session:
+            table = TableRow(
+                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds
+            )
+            session.add(table)
+        return self.queries.table_out(table, [], None)
+
+    async def join(self, *, table_id: str, name: str) -> JoinOut:
+        async with self.hub.hold(table_id) as room:
+            for _attempt in range(5):
+                try:
+                    async with self.db.write() as session:
+                        table = await _open_table(session, table_id)
+                        seats = await seat_rows(session, table_id)
+                        if len(seats) >= table.seats:
+                            raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
+                        if any(s.name.casefold() == name.casefold() for s in seats):
+                            raise ServiceError(
+                                Code.NAME_TAKEN, f"someone at this table is called {name!r}"
+                            )
+                        free = min(set(range(table.seats)) - {s.seat for s in seats})
+                        token = new_token()
+                        session.add(
+                            SeatRow(
+                                table_id=table_id,
+                                seat=free,
+                                name=name,
+                                token_hash=hash_token(token),
+                                bot=False,
+                            )
+                        )
+                        table.updated_at = utcnow()
+                    break
+                except IntegrityError:
+                    # Another server process took that seat first: look again.
+                    continue
+            else:
+                raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
+            await self._changed(room)
+        return JoinOut(table_id=table_id, seat=free, token=token)
+
+    async def quickplay(self, *, name: str, seats: int | None) -> JoinOut:
+        """A seat at the public open table closest to full, else at a new public table.
+
+        Each try is an ordinary join (the table's lock, the seat count read in the transaction
+        and the unique seat): who loses the race for a last seat moves on to the next table."""
+        for table in self._quickplay_order(await self.queries.open_tables(), seats):
+            try:
+                return await self.join(table_id=table.id, name=name)
+            except ServiceError as exc:
+                if exc.code not in _QUICKPLAY_SKIP:
+                    raise
+        return await self._create_and_join(seats=seats or DEFAULT_QUICKPLAY_SEATS, name=name)
+
+    @staticmethod
+    def _quickplay_order(tables: list[TableOut], seats: int | None) -> list[TableOut]:
+        # The size asked first; then the fewest free seats (it starts soonest); then the table
+        # waiting longest.
+        return sorted(
+            tables,
+            key=lambda t: (
+                seats is not None and t.seats != seats,
+                t.seats - t.taken,
+                -t.taken / t.seats,
+                t.created_at,
+            ),
+        )
+
+    async def _create_and_join(self, *, seats: int, name: str) -> JoinOut:
+        """A new public table with this player already seated, in one transaction: nobody can
+        take the creator's seat between the two."""
+        table_id, token = new_id(), new_token()
+        async with self.db.write() as session:
+            session.add(TableRow(id=table_id, seats=seats, public=True, status="open"))
+            await session.flush()  # the table row first: the seat refers to it
+            session.add(
+                SeatRow(
+                    table_id=table_id, seat=0, name=name, token_hash=hash_token(token), bot=False
+                )
+            )
+        return JoinOut(table_id=table_id, seat=0, token=token)
+
+    async def leave(self, *, table_id: str, token: str | None) -> TableOut:
+        async with self.hub.hold(table_id) as room:
+            seat = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(
+                    session, table_id, "you cannot leave a game that has started"
+                )
+                await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
+                table.updated_at = utcnow()
+            # Sockets of that seat now hold nothing: close them so they cannot pretend.
+            room.kick_seat(seat.seat, "you left the table")
+            return await self._changed(room)
+
+    async def add_bots(
+        self, *, table_id: str, token: str | None, count: int, kind: str
+    ) -> TableOut:
+        try:
+            async with self.hub.hold(table_id) as room:
+                await self.queries.seat_for_token(table_id, token)
+                async with self.db.write() as session:
+                    table = await _open_table(session, table_id)
+                    seats = await seat_rows(session, table_id)
+                    free = sorted(set(range(table.seats)) - {s.seat for s in seats})
+                    if count > len(free):
+                        raise ServiceError(
+                            Code.NOT_ENOUGH_SEATS, f"{count} bots asked, {len(free)} seats free"
+                        )
+                    for seat in free[:count]:
+                        session.add(
+                            SeatRow(
+                                table_id=table_id,
+                                seat=seat,
+                                name=f"Bot {seat + 1}",
+                                bot=True,
+                                bot_kind=kind,
+                                bot_seed=str(new_seed()),
+                            )
+                        )
+                    table.updated_at = utcnow()
+                return await self._changed(room)
+        except IntegrityError:
+            # Another server process filled a seat at the same moment.
+            raise ServiceError(Code.CONFLICT, "the table changed meanwhile; try again") from None
+
+    async def remove_bot(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
+        """Give a bot's seat back before the game starts (any seated player may)."""
+        async with self.hub.hold(table_id) as room:
+            await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                result = await session.execute(
+                    delete(SeatRow).where(
+                        SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
+                    )
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ServiceError(Code.NO_BOT, f"there is no bot in seat {seat}")
+                table.updated_at = utcnow()
+            return await self._changed(room)
+
+    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+        async with self.hub.hold(table_id) as room:
+            await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                seats = await seat_rows(session, table_id)
+                if len(seats) < table.seats:
+                    raise ServiceError(
+                        Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
+                    )
+                seed = new_seed()
+                state, opening = engine.start(players=table.seats, seed=seed)
+                game = GameRow(
+                    id=new_id(),
+                    table_id=table_id,
+                    players=table.seats,
+                    seed=str(seed),
+                    seed_commitment=engine.view(state, None)["seed_commitment"],
+                    state=engine.dumps(state),
+                    opening_events=opening,
+                    version=0,
+                    status="playing",
+                )
+                session.add(game)
+                # Guarded so that two processes cannot both start the table.
+                result = await session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.status == "open")
+                    .values(status="playing", updated_at=utcnow())
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ServiceError(
+                        Code.ALREADY_STARTED, "this table's game has already started"
+                    )
+            out = await room.send_table_now()
+            # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
+            room.started(
+                StoredGame(
+                    id=game.id,
+                    table_id=table_id,
+                    players=game.players,
+                    seed=game.seed,
+                    state=game.state,
+                    version=0,
+                    over=False,
+                    opening=opening,
+                    turn_seconds=table.turn_seconds,
+                    bots=[(s.seat, s.bot_kind, s.bot_seed) for s in seats if s.bot],
+                    actions=[],
+                )
+            )
+            await self.hub.bus.publish(table_id, 0)
+        return out

@@ -68,7 +68,7 @@ WITH g AS (
     UPDATE tables SET status = 'over', updated_at = $5
     FROM a WHERE tables.id = $12 AND $3 = 'over'
 )
-SELECT pg_notify($13, $12 || ':' || a.version) FROM a
+SELECT a.version, pg_notify($13, $12 || ':' || a.version) FROM a
 """
 
 
@@ -202,7 +202,7 @@ class GameStore:
             pg = raw.driver_connection  # asyncpg: no transaction opened, the statement autocommits
             assert pg is not None
             try:
-                notified = await pg.fetchval(
+                committed = await pg.fetchrow(
                     _PG_COMMIT,
                     state,
                     version,
@@ -224,7 +224,7 @@ class GameStore:
                 # The connection may be dead (database restarted): never hand it out again.
                 await conn.invalidate()
                 raise
-        if notified is None:  # no row: the guard found another version
+        if committed is None:  # no row: the guard found another version
             raise StaleVersion
 
     async def _commit_sqlite(

@@ -197,6 +197,7 @@ class Stats:
     duplicates: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     reveals: list[float] = field(default_factory=list)
+    ack_latency: list[float] = field(default_factory=list)
     cross: list[float] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
@@ -348,6 +349,7 @@ class Client:
                 STATS.duplicates += 1
             elif STATS.inside(t):
                 STATS.acks += 1
+                STATS.ack_latency.append(t - sent)
             game = sock.game
             if action["type"] == "bid" and version in game.reveal_seen:
                 game.reveal_sent[version] = sent
@@ -507,6 +509,8 @@ class Client:
             "rss_mib_hwm": sum(status_kib(p, "VmHWM") for p in pids) / 1024,
             "reveal_n": len(STATS.reveals), "reveal_p50": percentile(STATS.reveals, 50),
             "reveal_p99": percentile(STATS.reveals, 99),
+            "ack_p50": percentile(STATS.ack_latency, 50),
+            "ack_p99": percentile(STATS.ack_latency, 99),
             "cross_n": len(STATS.cross), "cross_p50": percentile(STATS.cross, 50),
             "cross_p99": percentile(STATS.cross, 99),
             "cross_b_first": sum(1 for x in STATS.cross if x < 0),
@@ -571,6 +575,7 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
           f"games started {f['games_started']}, finished {f['games_finished']})")
     print(f"  reveal latency:          p50 {ms(f['reveal_p50'])}, p99 {ms(f['reveal_p99'])} "
           f"over {f['reveal_n']} auctions")
+    print(f"  action sent -> ack:      p50 {ms(f['ack_p50'])}, p99 {ms(f['ack_p99'])}")
     cpu = f["server_cpu_ms_per_action"]
     print(f"  server CPU per action:   {'n/a' if cpu is None else f'{cpu:.2f} ms'} "
           f"({f['server_cpu_s']:.1f} CPU s; "

@@ -256,26 +256,32 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         await lobby.start(table_id, token)
     rss_before = await settle_rss(pid, 2.0)
     fds_before = fd_count(pid)
-    watchers: list[Watcher] = []
     gate = asyncio.Semaphore(50)
 
-    async def open_one(i: int) -> None:
+    async def open_one(i: int, into: list[Watcher]) -> None:
         w = Watcher(tables.ids[i % len(tables.ids)])
         async with gate:
             w.ws = await open_ws(server.ws, w.table_id, source_address(i // args.per_address),
                                  deflate=not args.no_deflate)
-        watchers.append(w)
+        into.append(w)
+
+    async def open_all() -> tuple[list[Watcher], list[asyncio.Task[None]]]:
+        watchers: list[Watcher] = []
+        await asyncio.gather(*(open_one(i, watchers) for i in range(args.sockets)))
+        return watchers, [asyncio.create_task(watch(w, stop)) for w in watchers]
+
+    async def close_all(watchers: list[Watcher], readers: list[asyncio.Task[None]]) -> None:
+        await asyncio.gather(*(w.ws.close() for w in watchers), return_exceptions=True)
+        for task in readers:
+            task.cancel()
 
     began = now()
-    await asyncio.gather(*(open_one(i) for i in range(args.sockets)))
+    watchers, readers = await open_all()
     open_seconds = now() - began
-    readers = [asyncio.create_task(watch(w, stop)) for w in watchers]
     rss_open = await settle_rss(pid, 3.0)
     fds_open = fd_count(pid)
     per_socket_kib = (rss_open - rss_before) * 1024 / args.sockets
-    await asyncio.gather(*(w.ws.close() for w in watchers), return_exceptions=True)
-    for task in readers:
-        task.cancel()
+    await close_all(watchers, readers)
     games_over = None
     if args.activity == "play":  # let the games end, within --seconds
         deadline = now() + args.seconds
@@ -286,9 +292,16 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     for task in people:
         task.cancel()
     rss_closed = await settle_rss(pid, args.settle)
+    cycles = []  # later rounds: memory the first round left behind is reused, or it grows
+    for _ in range(args.cycles - 1):
+        more, more_readers = await open_all()
+        opened = await settle_rss(pid, 3.0)
+        await close_all(more, more_readers)
+        cycles.append((opened, await settle_rss(pid, args.settle)))
     await lobby.close()
     await lobby0.close()
     return {
+        "cycles": [[rss_open, rss_closed], *cycles],
         "mode": "idle", "sockets": args.sockets, "tables": args.tables, "seats": args.seats,
         "deflate_offered": not args.no_deflate,
         "activity": args.activity, "open_seconds": open_seconds,
@@ -331,7 +344,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     started = now()
     for table_id, _, token in tables.people:
         await lobby.start(table_id, token)
-    peak, closed_at = rss_before, {}
+    peak, closed_at, kernel_peak = rss_before, {}, 0
     samples: list[tuple[float, float]] = []
     games_done_at = None
     deadline, hold_until = started + args.seconds, math.inf
@@ -344,6 +357,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         if t >= next_scan:
             next_scan = t + 1.0
             states = server_side_states(server.port)
+            kernel_peak = max(kernel_peak, sum(q for _, q in states.values()))
             for index, (_, name) in enumerate(slow):
                 if index not in closed_at and states.get(name, (0, 0))[0] != 1:
                     closed_at[index] = t - started
@@ -391,6 +405,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         "slow_closed_by_10s": [sum(1 for x in times if x <= b)
                                for b in range(10, int(samples[-1][0]) + 11, 10)],
         "server_unsent_kib_end": unsent / 1024,
+        "server_unsent_kib_peak": kernel_peak / 1024,
         "person_errors": dict(Counter(person_errors)),
         "watchers": result_watchers,
     }
@@ -411,6 +426,8 @@ def print_idle(r: dict[str, Any]) -> None:
           f"start: {'yes' if r['closed_within_10pct_of_before'] else 'NO'}; of the fresh "
           f"server: {'yes' if r['closed_within_10pct_of_fresh'] else 'NO'} "
           f"(VmHWM {r['rss_mib_hwm']:.1f} MiB)")
+    for i, (opened, closed) in enumerate(r["cycles"][1:], 2):
+        print(f"  round {i}: {opened:.1f} MiB with the sockets open, {closed:.1f} MiB closed")
 
 
 def print_slow(r: dict[str, Any]) -> None:
@@ -431,8 +448,9 @@ def print_slow(r: dict[str, Any]) -> None:
               f"{r['slow_closed_by_10s']}")
     else:
         print(f"  slow sockets the server closed: 0 of {r['sockets']}")
-    print(f"  bytes the server's kernel still holds for open sockets: "
-          f"{r['server_unsent_kib_end']:.0f} KiB")
+    print(f"  unsent bytes in the server's kernel send queues (not in RSS): peak "
+          f"{r['server_unsent_kib_peak'] / 1024:.1f} MiB (1 s samples), at the end "
+          f"{r['server_unsent_kib_end'] / 1024:.1f} MiB in sockets still ESTABLISHED")
     lost = sum(w["gaps"] + w["backwards"] for w in r["watchers"])
     print(f"  errors answered to the persons: {r['person_errors'] or 'none'}")
     print(f"  honest spectators: {len(r['watchers'])}, versions lost (gap without resync or "
@@ -474,6 +492,8 @@ def main() -> int:
                         help="--slow-readers: seconds to keep watching after the games end")
     parser.add_argument("--settle", type=float, default=5.0,
                         help="seconds to wait after closing before the last RSS reading")
+    parser.add_argument("--cycles", type=int, default=1,
+                        help="idle cost: open and close the sockets this many times")
     parser.add_argument("--per-address", type=int, default=10,
                         help="client sockets per loopback source address")
     parser.add_argument("--server-env", action="append", metavar="KEY=VALUE")

@@ -90,8 +90,10 @@ def drop_schema(url: str, schema: str) -> None:
 
 
 def terminate_on_sigterm() -> None:
-    """SIGTERM behaves like Ctrl-C, so the cleanup in `finally` blocks runs."""
+    """SIGTERM behaves like Ctrl-C, so the cleanup in `finally` blocks runs (SIGINT too when
+    a shell started the bench in the background with SIGINT ignored)."""
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # -- /proc -----------------------------------------------------------------------------------------

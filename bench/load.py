@@ -5,7 +5,8 @@ the same run (issue 12).
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
-references with the server not running (single-row jsonb insert+commit through asyncpg on one and
+references before and after the load with no server running (their mean is used: the machine is
+shared; both readings are printed) (single-row jsonb insert+commit through asyncpg on one and
 on DB_POOL_SIZE connections, into an ordinary table of that schema, so each commit waits for its
 WAL flush like the server's; the same into temp tables, which skip the flush, is printed beside it
 but not used in ratios; a bare `websockets` echo round trip through a subprocess), then starts
@@ -544,6 +545,19 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else a / b
 
 
+def combine(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """References measured before and after the load: the mean of the two (the machine is
+    shared, and one reading can land in someone else's fsync storm); both are kept."""
+    out: dict[str, Any] = {}
+    for name, first in before.items():
+        second = after[name]
+        out[name] = {key: (first[key] + second[key]) / 2
+                     if isinstance(first[key], float) and isinstance(second[key], float)
+                     else first[key] for key in first}
+        out[name]["before"], out[name]["after"] = first, second
+    return out
+
+
 def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
     one, pool, echo = refs["commit_1"], refs["commit_pool"], refs["echo"]
     reveal_ref = (echo["p99"] or 0) + (one["p99"] or 0)
@@ -558,6 +572,10 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         "ref_temp_pool_tx_per_s": refs["temp_pool"]["tx_per_s"],
         "ref_temp_pool_p99": refs["temp_pool"]["p99"],
         "ref_echo_p50": echo["p50"], "ref_echo_p99": echo["p99"],
+        "ref_commit_1_tx_per_s_before_after": [one["before"]["tx_per_s"],
+                                               one["after"]["tx_per_s"]],
+        "ref_commit_1_p99_before_after": [one["before"]["p99"], one["after"]["p99"]],
+        "ref_echo_p99_before_after": [echo["before"]["p99"], echo["after"]["p99"]],
         "ratio_actions_per_s_to_commit_1": ratio(run["actions_per_s"], one["tx_per_s"]),
         "ratio_actions_per_cpu_s_to_commit_1": ratio(run["actions_per_server_cpu_s"],
                                                      one["tx_per_s"]),
@@ -589,9 +607,10 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     print(f"  load client:             {f['client_cpu_share'] * 100:.0f}% of a core; "
           f"errors {f['errors'] or 0}, closes {f['closes'] or 0}, "
           f"reconnects {f['reconnects']}, resends {f['resends']}")
-    print("references (same run, server not running):")
+    print("references (same run, servers not running: mean of before and after the load):")
     print(f"  asyncpg jsonb insert+commit, 1 connection:    {one['tx_per_s']:.0f} tx/s, "
-          f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}")
+          f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}  (before/after: "
+          f"{one['before']['tx_per_s']:.0f}/{one['after']['tx_per_s']:.0f} tx/s)")
     print(f"  asyncpg jsonb insert+commit, {pool['connections']} connections:  "
           f"{pool['tx_per_s']:.0f} tx/s, commit p99 {ms(pool['p99'])}")
     temp1, tempn = refs["temp_1"], refs["temp_pool"]
@@ -643,9 +662,7 @@ def bench(args: argparse.Namespace) -> int:
                     "temp_pool": await commit_reference(url, n, secs, None),
                     "echo": await echo_reference(echo_port, secs)}
 
-        refs = asyncio.run(references())
-        helpers[0].terminate()
-        helpers[0].wait(10)
+        before = asyncio.run(references())
         env = server_env(args, args.database_url, schema, DB_POOL_SIZE=str(args.pool_size))
         for i in range(args.processes):  # one after the other: the first applies migrations
             server = Server(env, workdir, f"server{i}")
@@ -671,7 +688,10 @@ def bench(args: argparse.Namespace) -> int:
             if s.proc is not None and s.proc.poll() is not None:
                 print(f"server exited during the run:\n{s.log_tail()}", file=sys.stderr)
                 return 1
-        report(args, refs, run)
+            s.stop()
+        say("references again, with the servers stopped...")
+        after = asyncio.run(references())
+        report(args, combine(before, after), run)
         ok = True
         return 0
     except KeyboardInterrupt:

@@ -135,6 +135,62 @@ def status_kib(pid: int, key: str) -> int:
     return total
 
 
+def ports_connected_to(pids: list[int], remote_port: int) -> set[int]:
+    """Local ports of these processes' TCP connections to `remote_port` (their sockets' inodes
+    matched in /proc/net/tcp)."""
+    inodes = set()
+    for root in pids:
+        for p in descendants(root):
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{p}/fd"):
+                    with contextlib.suppress(OSError):
+                        link = os.readlink(f"/proc/{p}/fd/{fd}")
+                        if link.startswith("socket:["):
+                            inodes.add(link[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            next(f)
+            for line in f:
+                parts = line.split()
+                if parts[9] in inodes and int(parts[2].rsplit(":", 1)[1], 16) == remote_port:
+                    ports.add(int(parts[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+class PostgresBackends:
+    """CPU time of the Postgres backends serving the server processes' connections (found by
+    their client ports in pg_stat_activity; backends opened during the window count from when
+    they are first seen). WAL writer and checkpointer are shared and not counted."""
+
+    def __init__(self, url: str, server_pids: list[int]) -> None:
+        self.url, self.server_pids = url, server_pids
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.conn: Any = None
+
+    async def sample(self) -> None:
+        import asyncpg
+
+        if self.conn is None:
+            self.conn = await asyncpg.connect(asyncpg_dsn(self.url), timeout=10)
+        ports = sorted(ports_connected_to(self.server_pids, 5432))
+        rows = await self.conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])", ports)
+        for row in rows:
+            pid = int(row["pid"])
+            cpu = cpu_seconds([pid])
+            self.first.setdefault(pid, cpu)
+            self.last[pid] = cpu
+
+    def seconds(self) -> float:
+        return sum(self.last[p] - self.first[p] for p in self.last)
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+
+
 def rss_mib(pids: list[int]) -> float:
     return sum(status_kib(p, "VmRSS") for p in pids) / 1024
 

@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import (
     PG_URL,
     Lobby,
+    PostgresBackends,
     Server,
     asyncpg_dsn,
     cpu_seconds,
@@ -479,14 +480,22 @@ class Client:
         setup_seconds = now() - setup_began
         await asyncio.sleep(cfg["warmup"])
         samples: list[float] = []
+        postgres = PostgresBackends(cfg["database_url"], pids)
+        await postgres.sample()
         cpu0, own0 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
         STATS.start = now()
         STATS.end = STATS.start + cfg["seconds"]
+        next_pg = STATS.start + 1.0
         while now() < STATS.end:
             samples.append(rss_mib(pids))
+            if now() >= next_pg:  # the pool may open backends during the window
+                next_pg += 1.0
+                await postgres.sample()
             await asyncio.sleep(min(0.25, max(0.0, STATS.end - now())))
         t1 = now()
         cpu1, own1 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
+        await postgres.sample()
+        await postgres.close()
         samples.append(rss_mib(pids))
         window = t1 - STATS.start
         STATS.end = t1
@@ -506,6 +515,9 @@ class Client:
             "server_cpu_ms_per_action": server_cpu / STATS.acks * 1000 if STATS.acks else None,
             "actions_per_server_cpu_s": STATS.acks / server_cpu if server_cpu else None,
             "client_cpu_share": own_cpu / window,
+            "postgres_backends": len(postgres.last),
+            "postgres_cpu_ms_per_action": (postgres.seconds() / STATS.acks * 1000
+                                           if STATS.acks else None),
             "rss_mib_peak_sampled": max(samples), "rss_mib_end": samples[-1],
             "rss_mib_hwm": sum(status_kib(p, "VmHWM") for p in pids) / 1024,
             "reveal_n": len(STATS.reveals), "reveal_p50": percentile(STATS.reveals, 50),
@@ -598,6 +610,9 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     print(f"  server CPU per action:   {'n/a' if cpu is None else f'{cpu:.2f} ms'} "
           f"({f['server_cpu_s']:.1f} CPU s; "
           f"{f['actions_per_server_cpu_s'] or 0:.0f} actions per CPU s)")
+    pg = f["postgres_cpu_ms_per_action"]
+    print(f"  Postgres CPU per action: {'n/a' if pg is None else f'{pg:.2f} ms'} (the "
+          f"{f['postgres_backends']} backends serving the server's connections)")
     print(f"  server RSS:              peak {f['rss_mib_peak_sampled']:.1f} MiB in the window "
           f"(VmHWM {f['rss_mib_hwm']:.1f}), end {f['rss_mib_end']:.1f} MiB")
     if args.processes > 1:
@@ -671,7 +686,8 @@ def bench(args: argparse.Namespace) -> int:
         say(f"{args.processes} server(s) up; playing {args.games} games...")
         cfg = {"servers": [{"http": s.http, "ws": s.ws, "pid": s.pid} for s in servers],
                "games": args.games, "players": args.players, "seconds": args.seconds,
-               "warmup": args.warmup, "setup_timeout": 60 + args.games * 1.0, "seed": args.seed}
+               "warmup": args.warmup, "setup_timeout": 60 + args.games * 1.0, "seed": args.seed,
+               "database_url": args.database_url}
         client = subprocess.Popen([sys.executable, __file__, "--client"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, start_new_session=True)
         helpers.append(client)

@@ -724,7 +724,7 @@ def bench(args: argparse.Namespace) -> int:
         for s in servers:
             s.stop()
         drop_schema(args.database_url, schema)
-        if ok:
+        if ok and not args.keep_logs:
             shutil.rmtree(workdir, ignore_errors=True)
         else:
             print(f"server logs kept in {workdir}", file=sys.stderr)
@@ -745,6 +745,7 @@ def main() -> int:
                         help="seconds of each reference measurement")
     parser.add_argument("--server-env", action="append", metavar="KEY=VALUE",
                         help="more settings for the servers (repeatable)")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)

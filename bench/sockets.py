@@ -320,6 +320,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     pid, stop = server.pid, asyncio.Event()
     rss_fresh = await settle_rss(pid, 1.5)
     tables, lobby = await make_tables(server, args.tables, args.seats)
+    rss_tables = await settle_rss(pid, 1.5)
     watchers = [Watcher(t) for t in tables.ids]
     for w in watchers:
         w.ws = await open_ws(server.ws, w.table_id, "127.0.0.1")
@@ -334,7 +335,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
             source_address(i // args.per_address), not args.no_deflate)
         slow.append((s, s.getsockname()))
     open_seconds = now() - began
-    rss_before = rss_mib([pid])
+    rss_before = await settle_rss(pid, 1.5)
     rng = random.Random(args.seed)
     people = []
     person_errors: list[str] = []
@@ -395,7 +396,8 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         "mode": "slow_readers", "sockets": args.sockets, "tables": args.tables,
         "seats": args.seats, "deflate_offered": not args.no_deflate,
         "open_seconds": open_seconds, "rss_mib_fresh": rss_fresh,
-        "rss_mib_before": rss_before, "rss_mib_peak": peak,
+        "rss_mib_tables": rss_tables, "rss_mib_before": rss_before, "rss_mib_peak": peak,
+        "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / args.sockets,
         "rss_mib_hwm": status_kib(pid, "VmHWM") / 1024,
         "rss_mib_at_end_of_hold": samples[-1][1], "rss_mib_closed": rss_closed,
         "games_done_after_s": games_done_at, "observed_s": samples[-1][0],
@@ -437,6 +439,8 @@ def print_slow(r: dict[str, Any]) -> None:
     done = r["games_done_after_s"]
     print(f"  games over after:        {'not within the run' if done is None else f'{done:.1f} s'}"
           f"; observed {r['observed_s']:.1f} s")
+    print(f"  idle cost before the games start: {r['kib_per_idle_slow_socket']:.1f} KiB per slow "
+          f"socket (target <= 64 KiB)")
     print(f"  server RSS:              fresh {r['rss_mib_fresh']:.1f} MiB, with sockets "
           f"{r['rss_mib_before']:.1f}, PEAK {r['rss_mib_peak']:.1f} MiB (target < 400 MB = "
           f"381 MiB), end of run {r['rss_mib_at_end_of_hold']:.1f}, after closing ours "
@@ -497,6 +501,7 @@ def main() -> int:
     parser.add_argument("--per-address", type=int, default=10,
                         help="client sockets per loopback source address")
     parser.add_argument("--server-env", action="append", metavar="KEY=VALUE")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the server's log")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     args = parser.parse_args()
@@ -538,7 +543,7 @@ def main() -> int:
         server.stop()
         if schema:
             drop_schema(url, schema)
-        if ok:
+        if ok and not args.keep_logs:
             shutil.rmtree(workdir, ignore_errors=True)
         else:
             print(f"server log kept in {workdir}", file=sys.stderr)

@@ -80,6 +80,7 @@ def _serve(host: str, port: int, log_level: str) -> int:
         ws_max_size=max(65536, settings.max_message_bytes * 4),
         # Let open sockets close cleanly (1012) before the process exits.
         timeout_graceful_shutdown=5,
+        ws_per_message_deflate=settings.ws_compression,
     )
     return 0
 

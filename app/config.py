@@ -53,7 +53,8 @@ class Settings(BaseSettings):
 
     # Postgres connection pool of each server process.
     db_pool_size: int = 10
-    db_max_overflow: int = 10
+    # No overflow: connections opened and closed under load cost more than waiting for one.
+    db_max_overflow: int = 0
     # Processes learn of each other's commits by LISTEN/NOTIFY; this slow sweep only catches a
     # notification missed while the listening connection was reconnecting (0: never).
     sweep_interval_seconds: float = 30.0

@@ -70,15 +70,22 @@ class Hub:
         if room is None or self.closed:
             return
         game = room.game
-        if version is not None and game is not None and game.version >= version:
-            return  # our own commit, or already caught up
-        self._spawn(self._catch_up(table_id, lobby=version is None))
+        if version is not None and game is not None and version <= max(
+            game.version, game.committing
+        ):
+            return  # our own commit (maybe not yet answered), or already caught up
+        self._spawn(self._catch_up(table_id, version))
 
-    async def _catch_up(self, table_id: str, lobby: bool) -> None:
+    async def _catch_up(self, table_id: str, version: int | None) -> None:
         if table_id not in self.rooms:
             return
+        lobby = version is None
         try:
             async with self.hold(table_id) as room:
+                if version is not None and room.game is not None and room.game.version >= version:
+                    # Our own commit: its notification can arrive before the committing task
+                    # has taken its answer.
+                    return
                 await room.catch_up()
                 if lobby:
                     room.refresh_table()
@@ -103,8 +110,10 @@ class Hub:
             version = versions.get(room.table_id)
             if version is None:
                 continue
-            if room.game is None or version > room.game.version:
-                await self._catch_up(room.table_id, lobby=room.game is None)
+            if room.game is None:
+                await self._catch_up(room.table_id, None)
+            elif version > room.game.version:
+                await self._catch_up(room.table_id, version)
 
     async def _sweep_forever(self) -> None:
         interval = self.settings.sweep_interval_seconds

@@ -10,8 +10,11 @@ socket of one seat, gets the same bytes.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 import engine
 from app.messages import StateOut
@@ -35,6 +38,7 @@ class LiveGame:
     action_ids: dict[str, tuple[int, int]]
     turn_seconds: int | None = None
     deadline: float | None = None  # when the open sealed round times out (Unix seconds)
+    committing: int = -1  # the version a commit of this process is writing now
     stale: bool = False  # a commit failed without an answer: reload before the next action
     # (seat, since) -> frame of the current version; emptied whenever the version moves.
     frames: dict[tuple[int | None, int], str] = field(default_factory=dict)
@@ -66,7 +70,8 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
         events: list[dict[str, Any]] = []
         for v in range(max(start + 1, 0), version + 1):
             events.extend(_tag(engine.visible_events(game.events[v], seat), v))
-        frame = StateOut.model_construct(
+        message = StateOut.model_construct(
+            type="state",
             game_id=game.id,
             version=version,
             view=engine.view(game.state, seat),
@@ -75,6 +80,10 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
             events=events,
             resync=resync,
             deadline=game.deadline,
-        ).model_dump_json()
+            server_time=time.time(),
+        )
+        # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
+        # several times faster than the model's own serializer, to the same text.
+        frame = orjson.dumps(message.__dict__).decode("utf-8")
         game.frames[key] = frame
     return frame

@@ -156,6 +156,7 @@ class Room:
             ) from None
         version = game.version + 1
         over = engine.is_over(new_state)
+        game.committing = version
         try:
             await self.hub.store.commit(
                 game_id=game.id,

@@ -313,7 +313,7 @@ class Client:
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
         if action_id is None:
             sock.counter += 1
-            action_id = f"g{sock.game.n}.{sock.game.gen}.s{sock.seat}.{sock.counter}"
+            action_id = f"g{sock.game.n}-{sock.game.gen}-s{sock.seat}-{sock.counter}"
         sock.pending = (action_id, action, now())
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))

@@ -169,7 +169,7 @@ async def person(ws: Any, seat: int, think: float, rng: random.Random,
                 counter += 1
                 pending = True
                 await ws.send(json.dumps({"type": "action", "action": decide(prompt, rng),
-                                          "action_id": f"p{seat}.{counter}"}))
+                                          "action_id": f"p{seat}-{counter}"}))
                 prompt = None  # answered: the next state says what comes next
 
 

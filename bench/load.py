@@ -313,7 +313,7 @@ class Client:
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
         if action_id is None:
             sock.counter += 1
-            action_id = f"g{sock.game.n}.{sock.game.gen}.s{sock.seat}.{sock.counter}"
+            action_id = f"g{sock.game.n}-{sock.game.gen}-s{sock.seat}-{sock.counter}"
         sock.pending = (action_id, action, now())
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))
@@ -575,6 +575,7 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     reveal_ref = (echo["p99"] or 0) + (one["p99"] or 0)
     figures = {
         "games": args.games, "players": args.players, "processes": args.processes,
+        "loadavg_start": refs["loadavg_start"], "loadavg_end": os.getloadavg()[0],
         "pool_size": args.pool_size, "seconds": args.seconds, "warmup": args.warmup,
         **run,
         "ref_commit_1_tx_per_s": one["tx_per_s"], "ref_commit_1_p50": one["p50"],
@@ -594,6 +595,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         "ratio_reveal_p99_to_echo_p99_plus_commit_p99": ratio(run["reveal_p99"], reveal_ref),
     }
     if args.json:
+        rates = [one["before"]["tx_per_s"], one["after"]["tx_per_s"]]
+        figures["ref_steady"] = max(rates) <= 1.5 * min(rates)
         print(json.dumps(figures))
         return figures
     f = figures
@@ -638,11 +641,21 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     def show(x: float | None) -> str:
         return "n/a" if x is None else f"{x:.3f}"
 
+    rates = [one["before"]["tx_per_s"], one["after"]["tx_per_s"]]
+    steady = max(rates) <= 1.5 * min(rates)
+    figures["ref_steady"] = steady
+    print(f"  load average (1 min) at start / end: {f['loadavg_start']:.1f} / "
+          f"{f['loadavg_end']:.1f} on {os.cpu_count()} CPUs")
+    if not steady:
+        print(f"  WARNING: the 1-connection commit rate moved from {rates[0]:.0f} to "
+              f"{rates[1]:.0f} tx/s between before and after: the machine is busy and the "
+              f"ratios below are unreliable")
     print("ratios:")
     print(f"  actions/s / 1-connection commit rate:             "
           f"{show(f['ratio_actions_per_s_to_commit_1'])}  (target >= 0.35 at 50 games)")
     print(f"  actions per server CPU s / 1-conn commit rate:    "
-          f"{show(f['ratio_actions_per_cpu_s_to_commit_1'])}  (target >= 0.35)")
+          f"{show(f['ratio_actions_per_cpu_s_to_commit_1'])}  (target >= 0.35; on a quiet "
+          f"machine about 0.86 ms of server CPU per action)")
     print(f"  reveal p99 / (echo p99 + commit p99):             "
           f"{show(f['ratio_reveal_p99_to_echo_p99_plus_commit_p99'])}  (target <= 3 at 200 games)")
     if args.processes > 1:
@@ -677,6 +690,7 @@ def bench(args: argparse.Namespace) -> int:
                     "temp_pool": await commit_reference(url, n, secs, None),
                     "echo": await echo_reference(echo_port, secs)}
 
+        loadavg_start = os.getloadavg()[0]
         before = asyncio.run(references())
         env = server_env(args, args.database_url, schema, DB_POOL_SIZE=str(args.pool_size))
         for i in range(args.processes):  # one after the other: the first applies migrations
@@ -707,7 +721,7 @@ def bench(args: argparse.Namespace) -> int:
             s.stop()
         say("references again, with the servers stopped...")
         after = asyncio.run(references())
-        report(args, combine(before, after), run)
+        report(args, {**combine(before, after), "loadavg_start": loadavg_start}, run)
         ok = True
         return 0
     except KeyboardInterrupt:

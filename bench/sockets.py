@@ -169,7 +169,7 @@ async def person(ws: Any, seat: int, think: float, rng: random.Random,
                 counter += 1
                 pending = True
                 await ws.send(json.dumps({"type": "action", "action": decide(prompt, rng),
-                                          "action_id": f"p{seat}.{counter}"}))
+                                          "action_id": f"p{seat}-{counter}"}))
                 prompt = None  # answered: the next state says what comes next
 
 
@@ -268,7 +268,11 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     async def open_all() -> tuple[list[Watcher], list[asyncio.Task[None]]]:
         watchers: list[Watcher] = []
         await asyncio.gather(*(open_one(i, watchers) for i in range(args.sockets)))
-        return watchers, [asyncio.create_task(watch(w, stop)) for w in watchers]
+        readers = [asyncio.create_task(watch(w, stop)) for w in watchers]
+        deadline = now() + 60  # each socket's first state has arrived, or a minute passed
+        while now() < deadline and not all(w.states or w.closed for w in watchers):
+            await asyncio.sleep(0.1)
+        return watchers, readers
 
     async def close_all(watchers: list[Watcher], readers: list[asyncio.Task[None]]) -> None:
         await asyncio.gather(*(w.ws.close() for w in watchers), return_exceptions=True)

@@ -56,6 +56,7 @@ class Connection:
     table_pending: bool = False
     closing: bool = False
     sent_frames: int = 0
+    sending_since: float | None = None  # monotonic time the frame being sent was handed over
 
     def send(self, message: BaseModel) -> None:
         """Queue a message that must not be dropped; never blocks."""
@@ -122,20 +123,27 @@ class Connection:
                 frame = self._render(item)
                 if frame is None:
                     continue
-                try:
-                    async with asyncio.timeout(self.send_timeout):
-                        await self.ws.send_text(frame)
-                except TimeoutError:
-                    log.warning("closing a socket of table %s: not read for %.0f s",
-                                self.table_id, self.send_timeout)
-                    self.closing = True
-                    self.queue.clear()
-                    self._abort()
-                    return
+                # Watched by `stuck` (a timer per send would cost more than the send).
+                self.sending_since = time.monotonic()
+                await self.ws.send_text(frame)
+                self.sending_since = None
                 self.sent_frames += 1
         except Exception:  # the peer went away mid-send: the reader notices and cleans up
             self.closing = True
             self.queue.clear()
+
+    def stuck(self, now: float) -> bool:
+        """Close this socket if one frame has waited for the client longer than send_timeout
+        (the hub asks every socket every few seconds). True if it was closed."""
+        since = self.sending_since
+        if since is None or now - since < self.send_timeout:
+            return False
+        log.warning("closing a socket of table %s: not read for %.0f s", self.table_id,
+                    now - since)
+        self.closing = True
+        self.queue.clear()
+        self._abort()
+        return True
 
     async def _close_socket(self, code: int, reason: str) -> None:
         if self.ws.application_state != WebSocketState.CONNECTED:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ class Hub:
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -115,6 +117,15 @@ class Hub:
             elif version > room.game.version:
                 await self._catch_up(room.table_id, version)
 
+    async def _watch_sockets(self) -> None:
+        """Close sockets whose client stopped reading (see Connection.stuck)."""
+        while not self.closed:
+            await asyncio.sleep(max(0.5, self.settings.send_timeout_seconds / 4))
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                for conn in list(room.connections):
+                    conn.stuck(now)
+
     async def _sweep_forever(self) -> None:
         interval = self.settings.sweep_interval_seconds
         while not self.closed and interval > 0:
@@ -134,12 +145,14 @@ class Hub:
             async with self.hold(table_id) as room:
                 await room.load()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
+        self._watcher = asyncio.create_task(self._watch_sockets(), name="socket-watch")
 
     async def close(self) -> None:
         """Server shutdown: stop the bots and timers, ask every socket to reconnect later."""
         self.closed = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
         await self.bus.close()
         for room in list(self.rooms.values()):
             await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")

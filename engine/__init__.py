@@ -2,6 +2,10 @@
 
     state = engine.new_game(players=4, seed=7)
     engine.prompts(state)                 # who must act now, and on what
+    engine.prompts(state, seat=2)         # seat 2's prompts in full, the others' reduced
+    engine.prompts(state, seat=None)      # the public list: every prompt reduced
+    engine.timeout_action(state, seat)    # the documented default of that seat's open prompt
+    engine.is_over(state)                 # whether the game is over
     engine.legal_actions(state, seat)     # every action that seat may send now
     state2, events = engine.apply(state, seat, action)
     engine.view(state, seat)              # what that seat may know (None: public)
@@ -18,7 +22,16 @@ from typing import Any
 
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
-from .game import apply, legal_actions, new_game, prompts, start, winner
+from .game import (
+    apply,
+    is_over,
+    legal_actions,
+    new_game,
+    prompts,
+    start,
+    timeout_action,
+    winner,
+)
 from .serialize import dumps, loads
 from .state import GameState, render
 from .view import view, visible_events
@@ -41,8 +54,8 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 
 __all__ = [
     "CARDS", "CHARACTER_IDS", "Card", "GameState", "IllegalAction", "State", "apply", "dumps",
-    "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "start", "view",
-    "visible_events", "winner",
+    "is_over", "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "start",
+    "timeout_action", "view", "visible_events", "winner",
 ]
 
 # --- temporary: the engine branch brings the real versions ------------------------------------

@@ -267,30 +267,102 @@ def bid_dict(bid: Bid) -> dict[str, int | bool]:
 
 # -- the public API: prompts, legal actions, apply ---------------------------------------------
 
-def prompts(st: GameState) -> list[dict[str, Any]]:
-    """Who must act now, and on what. [] once the game is over."""
+# `prompts(state)` without a seat: every prompt in full, as before the viewer argument existed.
+_EVERY_SEAT: Any = object()
+
+
+def is_over(st: GameState) -> bool:
+    """Whether the game is over: the one place that says so (a winner ends it, R7)."""
+    return st.winner is not None
+
+
+def _open_seats(st: GameState) -> list[tuple[int, str]]:
+    """(seat, kind) of every open prompt, in seat order ([] once the game is over)."""
     if st.winner is not None:
         return []
     if st.phase == "bid":
-        out = []
-        for player in st.players:
-            if player.seat in st.sealed:
-                continue
-            out.append({"seat": player.seat, "kind": "bid", "character": st.card,
-                        "max": {"fairy_gold": player.fairy_gold,
-                                "common_gold": player.common_gold,
-                                "amulet": player.amulets > 0,
-                                "black_magic": player.black_magic > 0}})
-        return out
+        sealed = st.sealed
+        return [(p.seat, "bid") for p in st.players if p.seat not in sealed]
     if st.phase == "tiebreak":
-        return [{"seat": s, "kind": "tiebreak", "character": st.card,
-                 "max": {"silver": st.players[s].silver, "amulet": st.players[s].amulets > 0}}
-                for s in st.tied if s not in st.sealed_tiebreak]
+        return [(s, "tiebreak") for s in st.tied if s not in st.sealed_tiebreak]
     q = st.question
     assert q is not None
-    return [{"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
-             "question": q.text,
-             "options": [{"id": o.id, "label": o.label, **o.data} for o in q.options]}]
+    return [(q.seat, "choose")]
+
+
+def _full_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
+    if kind == "bid":
+        player = st.players[seat]
+        return {"seat": seat, "kind": "bid", "character": st.card,
+                "max": {"fairy_gold": player.fairy_gold, "common_gold": player.common_gold,
+                        "amulet": player.amulets > 0, "black_magic": player.black_magic > 0}}
+    if kind == "tiebreak":
+        player = st.players[seat]
+        return {"seat": seat, "kind": "tiebreak", "character": st.card,
+                "max": {"silver": player.silver, "amulet": player.amulets > 0}}
+    q = st.question
+    assert q is not None
+    return {"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
+            "question": q.text,
+            "options": [{"id": o.id, "label": o.label, **o.data} for o in q.options]}
+
+
+def _public_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
+    # Limits and options could reveal coins behind the screen (R25): only who and on what.
+    q = st.question
+    character = q.character if kind == "choose" and q is not None else st.card
+    return {"seat": seat, "kind": kind, "character": character}
+
+
+def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
+    """Who must act now, and on what. [] once the game is over.
+
+    Without `seat`: every prompt in full. With `seat=<int>`: that seat's prompts in full, the
+    others' as `seat`/`kind`/`character` only. With `seat=None`: the public list (every prompt
+    reduced), the same list as the public view's "awaiting".
+    """
+    if seat is _EVERY_SEAT:
+        return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
+    return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
+            for s, kind in _open_seats(st)]
+
+
+# The default of each `choose` step when its seat runs out of time or leaves (docs/rules.md):
+# the option that gives up nothing, else the first option in the prompt's stable order.
+PASSIVE_OPTIONS = ("keep", "stop", "done", "decline")
+TAKE_COINS_STEP = "option"  # Magician, Wizard, Sorcerer, Enchantress: take the coins, pay nothing
+
+
+def timeout_action(st: GameState, seat: int) -> Action:
+    """The documented default action of `seat`'s open prompt: an empty bid, a tie-break of zero
+    Silver, or a `choose` prompt's default (see docs/rules.md). Always legal.
+
+    Raises IllegalAction("not_your_turn") if the seat is asked nothing now.
+    """
+    for s, kind in _open_seats(st):
+        if s != seat:
+            continue
+        if kind == "bid":
+            return {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
+                    "black_magic": False}
+        if kind == "tiebreak":
+            return {"type": "tiebreak", "silver": 0, "amulet": False}
+        q = st.question
+        assert q is not None
+        return {"type": "choose", "option": default_option(q)}
+    if st.winner is not None:
+        raise IllegalAction("game_over", "the game is over")
+    raise IllegalAction("not_your_turn", f"seat {seat!r} is asked nothing now")
+
+
+def default_option(q: Question) -> str:
+    ids = [o.id for o in q.options]
+    for passive in PASSIVE_OPTIONS:
+        if passive in ids:
+            return passive
+    if q.step == TAKE_COINS_STEP:
+        return next(i for i in ids if i != "pay")
+    return ids[0]
 
 
 def legal_actions(st: GameState, seat: int) -> list[Action]:
@@ -405,5 +477,6 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
 
 
 def winner(st: GameState) -> int | None:
+    """The winning seat, or None while the game goes on."""
     return st.winner
 

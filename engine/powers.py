@@ -327,9 +327,10 @@ def doppelganger(st: GameState, task: Task, choice: str | None, ev: Events) -> Q
     if st.doppelganger is not None:  # R22: a copy gives the card only if nobody holds it
         nothing(task, ev, "a player holds the Doppelganger")
         return None
-    if "doppelganger" in st.used_specials:  # P4: played earlier this turn, it is discarded
-        nothing(task, ev, "the Doppelganger was played and discarded")
-        return None
+    if "doppelganger" in st.used_specials:
+        # R22: played earlier this turn, it lies in the used specials, held by nobody: the
+        # Ghost's winner takes it from there and keeps it as if he had won it.
+        st.used_specials.remove("doppelganger")
     st.doppelganger = task.seat
     ev.add("doppelganger_taken", "{seat} keeps the Doppelganger face up.", seat=task.seat)
     return None
@@ -486,8 +487,11 @@ def merchant(st: GameState, task: Task, choice: str | None, ev: Events) -> Quest
                                       {"colour": COLOURS[c], "coin": coin, "price": price}))
     options.append(Option("done", "Stop buying"))
     if sum(st.bank.stones) == 0:
-        return None  # nothing to buy: the bank, unlike the screen, is public
-    # P11: asked even when "done" is all he can afford, so the table learns nothing of his coins.
+        # Nothing to buy: the bank, unlike the screen, is public, so the power ends at once.
+        if choice is None:
+            nothing(task, ev, "the bank has no stone")
+        return None
+    # R14: asked even when "done" is all he can afford, so the table learns nothing of his coins.
     return ask(task, "buy", "Merchant: buy a stone, or stop?", options, always_ask=True)
 
 

@@ -142,7 +142,7 @@ class Question:
     text: str
     options: tuple[Option, ...]
     # Asked even with a single option, when the options follow from coins behind the screen:
-    # resolving it at once would tell the table what the screen hides (R25 over R14).
+    # resolving it at once would tell the table what the screen hides (R14, R25).
     always_ask: bool = False
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .game import is_over, prompts
 from .state import COLOURS, GameState, Record, stones_dict
 
 
@@ -30,18 +31,11 @@ def _record(record: Record) -> dict[str, Any]:
 
 def view(st: GameState, seat: int | None) -> dict[str, Any]:
     """What `seat` may know (None: the public view, for spectators). JSON-serialisable."""
-    over = st.winner is not None
-    awaiting: list[dict[str, Any]] = []
-    if not over:
-        if st.phase == "bid":
-            awaiting = [{"seat": p.seat, "kind": "bid", "character": st.card}
-                        for p in st.players if p.seat not in st.sealed]
-        elif st.phase == "tiebreak":
-            awaiting = [{"seat": s, "kind": "tiebreak", "character": st.card}
-                        for s in st.tied if s not in st.sealed_tiebreak]
-        elif st.question is not None:
-            awaiting = [{"seat": st.question.seat, "kind": "choose",
-                         "character": st.question.character, "step": st.question.step}]
+    over = is_over(st)
+    # The same list as prompts(state, seat=None); a choose prompt adds its public step.
+    awaiting = prompts(st, None)
+    if awaiting and st.phase == "choose" and st.question is not None:
+        awaiting[0]["step"] = st.question.step
     rainbow = None
     for task in st.tasks:
         if task.card == "rainbow_dragon" and task.drawn is not None and task.target is not None:

@@ -1935,10 +1935,10 @@ def test_ghost_may_copy_a_card_taken_by_the_goblin() -> None:
     check(st)
 
 
-def test_doppelganger_played_on_the_ghost_cannot_be_copied_back_by_that_ghost() -> None:
-    """R22, R24, project ruling P4: the holder plays the Doppelganger on the Ghost; once played it
-    is discarded, so the first Ghost use copying the Doppelganger (auctioned earlier this turn)
-    gives nothing; the second use then copies another card."""
+def test_doppelganger_played_on_the_ghost_is_copied_back_by_that_ghost() -> None:
+    """R22, R24: the holder plays the Doppelganger on the Ghost; it lies in the used specials,
+    held by nobody, so the first Ghost use copying it gives it back to him; the second use then
+    copies another card, and he holds the card into the next turn."""
     records = [Record("doppelganger", bids={0: Bid(1)}, winner=0),
                Record("red_dragon", bids={1: Bid(1)}, winner=1)]
     st = ghost_state(records, specials=["ghost", "doppelganger"], doppelganger=0, pile=[])
@@ -1946,10 +1946,10 @@ def test_doppelganger_played_on_the_ghost_cannot_be_copied_back_by_that_ghost() 
     st, _ = act(st, 0, choose("play"))
     assert st.doppelganger is None and "doppelganger" in st.used_specials
     st, events = act(st, 0, choose("doppelganger"))
-    assert st.doppelganger is None and "doppelganger" in st.used_specials
-    assert of(events, "no_effect")
+    assert st.doppelganger == 0 and "doppelganger" not in st.used_specials
+    assert not of(events, "no_effect") and of(events, "doppelganger_taken")
     st, _ = act(st, 0, choose("red_dragon"))
-    assert stones_of(st, 0) == stones("r") and st.turn == 2 and st.doppelganger is None
+    assert stones_of(st, 0) == stones("r") and st.turn == 2 and st.doppelganger == 0
     check(st)
     check_special_cards(st)
 

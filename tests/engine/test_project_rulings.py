@@ -1,9 +1,10 @@
-"""The rulings this project added where the rules and RULINGS.md are silent (docs/rules.md, P1-P10)."""
+"""The rulings this project added where the rules and RULINGS.md are silent (docs/rules.md, "Rulings
+this project added": P1-P3 and P5-P19; P4 was withdrawn when R22 ruled on the played Doppelganger,
+whose tests are in test_rulings.py)."""
 
 from __future__ import annotations
 
 import engine
-from engine.state import Bid, Record
 
 from .builder import act, auction, bid, build, choose, options, stones_of, tiebreak
 
@@ -50,29 +51,6 @@ def test_p3_ghost_may_copy_a_card_taken_by_the_imp_and_the_imp_itself() -> None:
     st, _ = act(st, 0, choose("ghost"))
     ghost_options = options(st)
     assert "imp" in ghost_options and "witch" in ghost_options and "ghost" not in ghost_options
-
-
-def test_p4_ghost_cannot_take_back_a_doppelganger_played_earlier_this_turn() -> None:
-    records = [Record("witch", bids={}), Record("doppelganger", bids={0: Bid(1)}, winner=0)]
-    st = build(3, card="ghost", specials=["doppelganger", "ghost"], records=records,
-               used_specials=["doppelganger"], pile=["red_dragon"])
-    st, events = auction(st, {1: bid(1)})
-    st, events = act(st, 1, choose("doppelganger"))
-    assert st.doppelganger is None and "doppelganger" in st.used_specials
-    assert any(e["type"] == "no_effect" for e in events)
-
-
-def test_p4_holder_playing_the_doppelganger_on_the_ghost_gets_no_free_double() -> None:
-    records = [Record("witch", bids={}), Record("doppelganger", bids={0: Bid(1)}, winner=0),
-               Record("red_dragon", bids={1: Bid(1)}, winner=1)]
-    st = build(3, card="ghost", specials=["doppelganger", "ghost"], records=records,
-               doppelganger=0, pile=["blue_dragon"])
-    st, _ = auction(st, {0: bid(1)})
-    st, _ = act(st, 0, choose("play"))
-    st, _ = act(st, 0, choose("doppelganger"))
-    assert st.doppelganger is None
-    st, _ = act(st, 0, choose("red_dragon"))
-    assert st.players[0].stones == [1, 0, 0] and st.doppelganger is None
 
 
 def test_p5_rainbow_dragon_stops_when_the_bag_runs_out() -> None:
@@ -170,79 +148,15 @@ def test_p11_merchant_facing_an_empty_bank_ends_at_once() -> None:
     assert st.phase == "bid" and not any(e["type"] == "auto_choice" for e in events)
 
 
-def test_p12_thief_with_nothing_to_take_still_picks_and_spent_gold_is_safe() -> None:
-    st = build(3, card="thief", coins={1: "fg0 cg0 sp3", 2: "fg0 cg0"}, pile=["red_dragon"])
+def test_p19_merchant_facing_an_empty_bank_logs_that_nothing_happens() -> None:
+    """Like the other stone powers with an empty bank (Ancient Dragon, Rainbow Dragon)."""
+    st = build(3, card="merchant", bank_stones="", stones={1: "r12 b12", 2: "y12"})
+    st, events = auction(st, {0: bid(1)})
+    (nothing,) = [e for e in events if e["type"] == "no_effect"]
+    assert nothing["seat"] == 0 and nothing["card"] == "merchant"
+    assert nothing["text"] == "Player 1's Merchant has no effect: the bank has no stone."
+    # A Merchant who empties the bank by buying ends without that event: something happened.
+    st = build(3, card="merchant", bank_stones="r1", stones={1: "r11 b12", 2: "y12"})
     st, _ = auction(st, {0: bid(1)})
-    assert options(st) == ["seat1", "seat2"]
-    st, events = act(st, 0, choose("seat1"))
-    assert st.players[1].fairy_gold_spent == 3
-    assert any(e["type"] == "steal" and e["coin"] is None for e in events)
-
-
-def test_p12_a_stolen_fairy_gold_may_be_bid_at_once() -> None:
-    st = build(3, card="thief", coins={0: "fg0 cg1", 1: "fg1 cg0", 2: "fg0 cg0"},
-               pile=["red_dragon"])
-    st, events = auction(st, {0: bid(0, 1)})
-    st, events = act(st, 0, choose("seat1"))
-    assert any(e["type"] == "steal" and e["coin"] == "fairy_gold" for e in events)
-    assert st.card == "red_dragon"
-    assert engine.prompts(st)[0]["max"]["fairy_gold"] == 1
-    st, _ = act(st, 0, bid(1))
-
-
-def test_p13_tiebreak_seconds_count_the_amulet() -> None:
-    st = build(4, card="thief", coins={1: "am1"}, stones={1: "r", 2: "b", 3: "y"})
-    st, _ = auction(st, {0: bid(2), 1: bid(2), 2: bid(2)})
-    st, _ = act(st, 0, tiebreak(3))
-    st, _ = act(st, 1, tiebreak(1, amulet=True))  # worth 2
-    st, events = act(st, 2, tiebreak(1))
-    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
-
-
-def test_p14_a_thief_taken_by_the_imp_looks_at_the_imp_auction() -> None:
-    st = build(3, card="imp", pile=["thief"], specials=["imp", "fairy"], stones={1: "r", 2: "b"})
-    st, events = auction(st, {0: bid(3), 1: bid(2), 2: bid(1)})
-    # The Imp's only card is the Thief (taken at once); seat 1 was second in the Imp's auction.
-    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
-
-
-def test_p15_a_declined_first_necromancer_leaves_the_second_free() -> None:
-    records = [Record("witch", bids={}), Record("necromancer", bids={}, winner=None)]
-    st = build(3, card="ghost", doppelganger=0, records=records,
-               specials=["ghost", "necromancer"])
-    st, _ = auction(st, {0: bid(2)})
-    st, _ = act(st, 0, choose("play"))
-    st, _ = act(st, 0, choose("necromancer"))
-    st, _ = act(st, 0, choose("decline"))
-    st, _ = act(st, 0, choose("necromancer"))
-    assert options(st) == ["use", "decline"]
-    st, _ = act(st, 0, choose("use"))
-    assert st.players[0].score == 1 and st.players[0].fairy_gold_spent == 0
-
-
-def test_p16_doppelganger_is_offered_even_when_the_power_does_nothing() -> None:
-    st = build(3, card="imp", doppelganger=0, pile=[], specials=["imp", "doppelganger"])
-    st, _ = auction(st, {0: bid(1)})
-    assert options(st) == ["play", "keep"]
-
-
-def test_p17_an_amulet_without_gold_is_no_value_and_still_spent() -> None:
-    st = build(3, card="red_dragon", coins={0: "am1"}, pile=["blue_dragon"])
-    st, events = auction(st, {0: bid(0, 0, amulet=True)})
-    assert any(e["type"] == "no_winner" for e in events)
-    assert st.players[0].amulets == 0 and st.bank.amulets == 2
-
-
-def test_p18_a_score_may_pass_three_and_wins_at_once() -> None:
-    st = build(3, card="sorcerer", scores={0: 2}, stones={0: "r4"})
-    st, _ = auction(st, {0: bid(1)})
-    st, _ = act(st, 0, choose("pay"))
-    assert st.players[0].score == 4 and engine.winner(st) == 0 and engine.prompts(st) == []
-
-
-def test_start_gives_the_opening_events_of_the_same_game_as_new_game() -> None:
-    st, events = engine.start(4, 99)
-    assert engine.dumps(st) == engine.dumps(engine.new_game(4, 99))
-    assert [e["type"] for e in events] == ["turn_started", "auction_started"]
-    assert events[0]["specials"] == st.specials and events[1]["card"] == "witch"
-    assert engine.visible_events(events, None) == events  # the opening is public
+    st, events = act(st, 0, choose("red:common_gold"))
+    assert st.phase == "bid" and not any(e["type"] == "no_effect" for e in events)

@@ -1346,6 +1346,126 @@ def test_r22_copying_the_doppelganger_when_someone_holds_it_does_nothing() -> No
     assert "no_effect" in types(ev) and st.doppelganger == 1
 
 
+def test_r22_a_doppelganger_played_this_turn_goes_to_the_ghosts_winner() -> None:
+    """R22: played earlier this turn, the Doppelganger lies in the used specials and nobody
+    holds it: the Ghost's winner takes it from there and keeps it as if he had won it; it stays
+    his at the end of the turn (not in the used specials, not in the new deck)."""
+    played = won("doppelganger", 0)
+    st = ghost_state([won("witch", 1), played], specials=["ghost", "doppelganger"],
+                     used_specials=["doppelganger"], pile=[])
+    assert st.doppelganger is None
+    st, _ = auction(st, {1: bid(fg=1)})
+    st, ev = act(st, 1, choose("doppelganger"))
+    assert "no_effect" not in types(ev)
+    assert of_type(ev, "doppelganger_taken")[0]["seat"] == 1
+    assert st.doppelganger == 1 and "doppelganger" not in st.used_specials
+    assert engine.view(st, None)["players"][1]["has_doppelganger"] is True
+    assert st.turn == 2  # the Ghost was the turn's last card: the card stayed with its taker
+    assert st.doppelganger == 1 and "doppelganger" not in st.used_specials + st.special_deck
+
+
+def test_r22_the_holder_who_plays_the_doppelganger_on_the_ghost_may_copy_it_back() -> None:
+    """R22, R24: the holder plays the Doppelganger on the Ghost (it goes to the used specials),
+    the first Ghost use copies the Doppelganger and gives it back to him, the second copies
+    another card. He keeps the card for a later auction."""
+    st = ghost_state([won("witch", 1), won("doppelganger", 0), won("red_dragon", 1)],
+                     specials=["ghost", "doppelganger"], doppelganger=0, pile=["blue_dragon"])
+    st, _ = auction(st, {0: bid(fg=1)})
+    st, _ = act(st, 0, choose("play"))
+    assert st.doppelganger is None and "doppelganger" in st.used_specials
+    st, ev = act(st, 0, choose("doppelganger"))
+    assert st.doppelganger == 0 and "doppelganger" not in st.used_specials
+    assert "no_effect" not in types(ev)
+    st, _ = act(st, 0, choose("red_dragon"))
+    assert st.players[0].stones == [1, 0, 0] and st.doppelganger == 0 and st.card == "blue_dragon"
+
+
+def test_r22_a_ghost_reached_through_the_goblin_may_copy_the_goblin() -> None:
+    """R22: the Goblin's auction is over, so a Ghost it draws may copy the Goblin."""
+    st = build(3, card="goblin", pile=["ghost"], specials=["goblin", "ghost"])
+    st, _ = auction(st, {0: bid(1)})  # the Goblin draws the Ghost, the only card left
+    ghost_options = options(st)
+    assert "goblin" in ghost_options and "witch" in ghost_options and "ghost" not in ghost_options
+
+
+def test_p12_thief_with_nothing_to_take_still_picks_and_spent_gold_is_safe() -> None:
+    st = build(3, card="thief", coins={1: "fg0 cg0 sp3", 2: "fg0 cg0"}, pile=["red_dragon"])
+    st, _ = auction(st, {0: bid(1)})
+    assert options(st) == ["seat1", "seat2"]
+    st, events = act(st, 0, choose("seat1"))
+    assert st.players[1].fairy_gold_spent == 3
+    assert any(e["type"] == "steal" and e["coin"] is None for e in events)
+
+
+def test_p12_a_stolen_fairy_gold_may_be_bid_at_once() -> None:
+    st = build(3, card="thief", coins={0: "fg0 cg1", 1: "fg1 cg0", 2: "fg0 cg0"},
+               pile=["red_dragon"])
+    st, events = auction(st, {0: bid(0, 1)})
+    st, events = act(st, 0, choose("seat1"))
+    assert any(e["type"] == "steal" and e["coin"] == "fairy_gold" for e in events)
+    assert st.card == "red_dragon"
+    assert engine.prompts(st)[0]["max"]["fairy_gold"] == 1
+    st, _ = act(st, 0, bid(1))
+
+
+def test_p13_tiebreak_seconds_count_the_amulet() -> None:
+    st = build(4, card="thief", coins={1: "am1"}, stones={1: "r", 2: "b", 3: "y"})
+    st, _ = auction(st, {0: bid(2), 1: bid(2), 2: bid(2)})
+    st, _ = act(st, 0, tiebreak(3))
+    st, _ = act(st, 1, tiebreak(1, amulet=True))  # worth 2
+    st, events = act(st, 2, tiebreak(1))
+    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
+
+
+def test_p14_a_thief_taken_by_the_imp_looks_at_the_imp_auction() -> None:
+    st = build(3, card="imp", pile=["thief"], specials=["imp", "fairy"], stones={1: "r", 2: "b"})
+    st, events = auction(st, {0: bid(3), 1: bid(2), 2: bid(1)})
+    # The Imp's only card is the Thief (taken at once); seat 1 was second in the Imp's auction.
+    assert any(e["type"] == "steal" and e["victim"] == 1 for e in events)
+
+
+def test_p15_a_declined_first_necromancer_leaves_the_second_free() -> None:
+    records = [Record("witch", bids={}), Record("necromancer", bids={}, winner=None)]
+    st = build(3, card="ghost", doppelganger=0, records=records,
+               specials=["ghost", "necromancer"])
+    st, _ = auction(st, {0: bid(2)})
+    st, _ = act(st, 0, choose("play"))
+    st, _ = act(st, 0, choose("necromancer"))
+    st, _ = act(st, 0, choose("decline"))
+    st, _ = act(st, 0, choose("necromancer"))
+    assert options(st) == ["use", "decline"]
+    st, _ = act(st, 0, choose("use"))
+    assert st.players[0].score == 1 and st.players[0].fairy_gold_spent == 0
+
+
+def test_p16_doppelganger_is_offered_even_when_the_power_does_nothing() -> None:
+    st = build(3, card="imp", doppelganger=0, pile=[], specials=["imp", "doppelganger"])
+    st, _ = auction(st, {0: bid(1)})
+    assert options(st) == ["play", "keep"]
+
+
+def test_p17_an_amulet_without_gold_is_no_value_and_still_spent() -> None:
+    st = build(3, card="red_dragon", coins={0: "am1"}, pile=["blue_dragon"])
+    st, events = auction(st, {0: bid(0, 0, amulet=True)})
+    assert any(e["type"] == "no_winner" for e in events)
+    assert st.players[0].amulets == 0 and st.bank.amulets == 2
+
+
+def test_p18_a_score_may_pass_three_and_wins_at_once() -> None:
+    st = build(3, card="sorcerer", scores={0: 2}, stones={0: "r4"})
+    st, _ = auction(st, {0: bid(1)})
+    st, _ = act(st, 0, choose("pay"))
+    assert st.players[0].score == 4 and engine.winner(st) == 0 and engine.prompts(st) == []
+
+
+def test_start_gives_the_opening_events_of_the_same_game_as_new_game() -> None:
+    st, events = engine.start(4, 99)
+    assert engine.dumps(st) == engine.dumps(engine.new_game(4, 99))
+    assert [e["type"] for e in events] == ["turn_started", "auction_started"]
+    assert events[0]["specials"] == st.specials and events[1]["card"] == "witch"
+    assert engine.visible_events(events, None) == events  # the opening is public
+
+
 def test_r22_ghost_copy_is_not_a_win_of_that_card() -> None:
     """R22/R24: the copied card is used once, and the Doppelganger is never offered for it."""
     st = ghost_state([won("witch", 1), won("gnome", 2)], doppelganger=0)

@@ -58,30 +58,3 @@ __all__ = [
     "timeout_action", "view", "visible_events", "winner",
 ]
 
-# --- temporary: the engine branch brings the real versions ------------------------------------
-_ALL = object()
-_prompts_full = prompts
-
-
-def prompts(state: GameState, seat: Any = _ALL) -> list[dict[str, Any]]:  # type: ignore[no-redef]
-    out = _prompts_full(state)
-    if seat is _ALL:
-        return out
-    return [p if p["seat"] == seat else {k: p[k] for k in ("seat", "kind", "character")}
-            for p in out]
-
-
-def timeout_action(state: GameState, seat: int) -> dict[str, Any]:
-    for p in _prompts_full(state):
-        if p["seat"] == seat:
-            if p["kind"] == "bid":
-                return {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-                        "black_magic": False}
-            if p["kind"] == "tiebreak":
-                return {"type": "tiebreak", "silver": 0, "amulet": False}
-            return {"type": "choose", "option": p["options"][0]["id"]}
-    raise IllegalAction("not_your_turn", "no open prompt")
-
-
-def is_over(state: GameState) -> bool:
-    return winner(state) is not None or not _prompts_full(state)

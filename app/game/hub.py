@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Coroutine
@@ -22,6 +24,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragonstones.hub")
 
 
+def trim_memory() -> None:
+    """Free what cycles hold, then ask glibc to hand free heap pages back to the system: a
+    burst of sockets that has gone would otherwise keep its peak in the process for good."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 class Hub:
     def __init__(
         self, settings: Settings, store: GameStore, bus: LocalBus | SqliteBus | PgBus, queries: Queries
@@ -35,6 +45,7 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._sockets_peak = 0  # most sockets open since memory was last given back
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -118,13 +129,20 @@ class Hub:
                 await self._catch_up(room.table_id, version)
 
     async def _watch_sockets(self) -> None:
-        """Close sockets whose client stopped reading (see Connection.stuck)."""
+        """Close sockets whose client stopped reading (see Connection.stuck), and give memory
+        back to the system after many sockets have gone."""
         while not self.closed:
             await asyncio.sleep(max(0.5, self.settings.send_timeout_seconds / 4))
             now = time.monotonic()
+            open_now = 0
             for room in list(self.rooms.values()):
                 for conn in list(room.connections):
                     conn.stuck(now)
+                open_now += len(room.connections)
+            if open_now < self._sockets_peak - 100:
+                trim_memory()
+                self._sockets_peak = open_now
+            self._sockets_peak = max(self._sockets_peak, open_now)
 
     async def _sweep_forever(self) -> None:
         interval = self.settings.sweep_interval_seconds

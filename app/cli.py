@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="apply migrations, then serve HTTP and WebSockets")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--log-level", default=None, help="default: LOG_LEVEL, else info")
 
     db = commands.add_parser("db", help="database migrations (DATABASE_URL chooses the database)")
     db_commands = db.add_subparsers(dest="db_command", required=True)
@@ -64,13 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-def _serve(host: str, port: int, log_level: str) -> int:
+def _serve(host: str, port: int, log_level: str | None) -> int:
     import uvicorn
 
     from app.config import get_settings
     from app.main import create_app
 
     settings = get_settings()
+    log_level = settings.log_level = log_level or settings.log_level
     uvicorn.run(
         create_app(settings),
         host=host,

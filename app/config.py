@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     # Lobby.
     max_name_length: int = 32
 
+    # Logs: "text" (one line per event, key=value fields) or "json" (one JSON object per line).
+    log_format: str = "text"
+    # Our own event lines (one per committed action, socket, refusal) are INFO.
+    log_level: str = "info"
+
     def resolved_database_url(self) -> str:
         if self.database_url:
             url = self.database_url

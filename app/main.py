@@ -8,7 +8,8 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from app import errors, logs, migrate
@@ -20,13 +21,14 @@ from app.game.hub import Hub
 from app.game.store import GameStore
 from app.limits import BodyLimit
 from app.lobby import Lobby
+from app.metrics import CONTENT_TYPE, Metrics
 from app.queries import Queries
 from app.ws import router as ws_router
 
 log = logging.getLogger("dragonstones")
 
 
-def _bus(settings: Settings, db: Database, channel: str) -> SqliteBus | PgBus:
+def _bus(settings: Settings, db: Database, channel: str, metrics: Metrics) -> SqliteBus | PgBus:
     if db.sqlite:
         return SqliteBus(db.engine, settings.sqlite_watch_seconds)
     url = db.engine.url
@@ -41,23 +43,27 @@ def _bus(settings: Settings, db: Database, channel: str) -> SqliteBus | PgBus:
             assert raw.driver_connection is not None
             await raw.driver_connection.execute("SELECT pg_notify($1, $2)", channel, payload)
 
-    return PgBus(dsn, channel, server_settings, notify)
+    return PgBus(dsn, channel, server_settings, notify, metrics.notifications.inc)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
+    metrics = Metrics()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        logs.install()
+        logs.install(settings.log_format, settings.log_level)
         if settings.auto_migrate:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)
         db = Database(settings)
         channel = channel_for(settings.database_schema)
-        hub = Hub(settings, GameStore(db, channel), _bus(settings, db, channel), None)  # type: ignore[arg-type]
+        bus = _bus(settings, db, channel, metrics)
+        hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
         queries = Queries(db, hub.online_seats)
         hub.queries = queries
+        app.state.db = db
         app.state.hub = hub
         app.state.queries = queries
         app.state.lobby = Lobby(db, hub, queries)
@@ -75,7 +81,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.metrics = metrics
     errors.install(app)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def _metrics() -> Response:
+        """Prometheus text: games, sockets, actions, latencies, errors, conflicts."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
+
+    @app.get("/readyz", include_in_schema=False)
+    async def _ready(request: Request) -> JSONResponse:
+        """200 only while the database answers (a load balancer's readiness check)."""
+        db: Database | None = getattr(request.app.state, "db", None)
+        try:
+            if db is None:
+                raise RuntimeError("starting")
+            async with asyncio.timeout(2):
+                async with db.engine.connect() as conn:
+                    await conn.exec_driver_sql("SELECT 1")
+        except Exception as exc:
+            return JSONResponse(
+                {"status": "unavailable", "reason": type(exc).__name__}, status_code=503
+            )
+        return JSONResponse({"status": "ok"})
+
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.include_router(api)
     app.include_router(ws_router)

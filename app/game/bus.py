@@ -108,7 +108,9 @@ class PgBus:
         channel: str,
         server_settings: dict[str, str],
         notify: Callable[[str, str], Awaitable[None]],
+        received: Callable[[], None] = lambda: None,
     ) -> None:
+        self._received = received  # counts each notification (metrics)
         self.dsn = dsn
         self.channel = channel
         self.server_settings = server_settings
@@ -117,7 +119,6 @@ class PgBus:
         self.on_reconnect: Callable[[], None] = lambda: None
         self.task: asyncio.Task[None] | None = None
         self.closed = False
-        self.received = 0  # notifications received, for the metrics
         self._lost = asyncio.Event()
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
@@ -132,7 +133,7 @@ class PgBus:
         await self._notify(self.channel, f"{table_id}:{'' if version is None else version}")
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        self.received += 1
+        self._received()
         message = parse(payload)
         if message is not None and self.handler is not None:
             self.handler(*message)

@@ -17,6 +17,7 @@ from app.connections import CLOSE_RESTART
 from app.game.bus import LocalBus, PgBus, SqliteBus
 from app.game.room import Room
 from app.game.store import GameStore
+from app.metrics import Metrics
 
 if TYPE_CHECKING:
     from app.queries import Queries
@@ -34,9 +35,16 @@ def trim_memory() -> None:
 
 class Hub:
     def __init__(
-        self, settings: Settings, store: GameStore, bus: LocalBus | SqliteBus | PgBus, queries: Queries
+        self,
+        settings: Settings,
+        store: GameStore,
+        bus: LocalBus | SqliteBus | PgBus,
+        queries: Queries,
+        metrics: Metrics,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics
+        metrics.games_live.set_function(self.live_games)
         self.store = store
         self.bus = bus
         self.queries = queries
@@ -70,6 +78,9 @@ class Hub:
         # use is never dropped: it must stay the only room, and lock, of its table.
         if room.idle() and self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
+
+    def live_games(self) -> int:
+        return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.over)
 
     def online_seats(self, table_id: str) -> set[int]:
         room = self.rooms.get(table_id)

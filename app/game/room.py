@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -108,6 +109,18 @@ class Room:
     ) -> AckOut:
         """Validate and commit one action, then push the new state. Idempotent per
         (seat, action_id)."""
+        started = time.perf_counter()
+        try:
+            ack = await self._submit(seat, action, action_id, by_server, started)
+        except ServiceError as exc:
+            self.hub.metrics.refused(exc.code, table=self.table_id, seat=seat)
+            raise
+        self.hub.metrics.ack_seconds.observe(time.perf_counter() - started)
+        return ack
+
+    async def _submit(
+        self, seat: int, action: dict[str, Any], action_id: str, by_server: bool, started: float
+    ) -> AckOut:
         if not by_server and action_id.startswith(SERVER_ID_PREFIX):
             raise ServiceError(Code.INVALID_MESSAGE, "action ids starting with '~' are the server's")
         async with self.locked():
@@ -119,10 +132,11 @@ class Room:
                 await self.catch_up()
                 game.stale = False
             for _attempt in range(3):
-                ack = await self._try_apply(game, seat, action, action_id)
+                ack = await self._try_apply(game, seat, action, action_id, by_server, started)
                 if ack is not None:
                     return ack
                 # Another process committed this version first: catch up and validate again.
+                self.hub.metrics.conflicts.inc()
                 await self.catch_up()
             raise ServiceError(Code.CONFLICT, "the game moved on too fast; send the action again")
 
@@ -139,7 +153,13 @@ class Room:
         return AckOut(action_id=action_id, version=known[1], duplicate=True)
 
     async def _try_apply(
-        self, game: LiveGame, seat: int, action: dict[str, Any], action_id: str
+        self,
+        game: LiveGame,
+        seat: int,
+        action: dict[str, Any],
+        action_id: str,
+        by_server: bool,
+        started: float,
     ) -> AckOut | None:
         """One attempt; None when the version guard found the game moved on elsewhere."""
         duplicate = self._duplicate(game, seat, action_id)
@@ -157,6 +177,7 @@ class Room:
         version = game.version + 1
         over = engine.is_over(new_state)
         game.committing = version
+        commit_started = time.perf_counter()
         try:
             await self.hub.store.commit(
                 game_id=game.id,
@@ -185,6 +206,11 @@ class Room:
                 Code.UNAVAILABLE,
                 "the database did not answer; send the action again with the same action_id",
             ) from None
+        self.hub.metrics.committed(
+            table_id=self.table_id, seat=seat, version=version, kind=str(action.get("type")),
+            started=started, commit_started=commit_started,
+            by=action_id.split("-", 1)[0][1:] if by_server else "player",
+        )
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
         game.events.append(events)
@@ -249,6 +275,7 @@ class Room:
             # A bad `since` (negative, or ahead of the game) gets the whole log again.
             conn.sent_version = since if since is not None and since >= 0 else None
             self.connections.add(conn)
+            self.hub.metrics.socket(True, table_id=self.table_id, seat=conn.seat)
             conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
             back = conn.seat is not None and not was_online
             if back:
@@ -278,6 +305,7 @@ class Room:
             return
         async with self.locked():
             self.connections.discard(conn)
+            self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
                 self.refresh_table()
 

@@ -1,0 +1,118 @@
+"""What an operator measures: Prometheus metrics (served at `/metrics`) and one structured log line
+per event (JSON when `LOG_FORMAT=json`). Seat tokens never appear in either.
+
+Each process has its own registry, so that several apps in one process (tests) do not mix counts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+log = logging.getLogger("dragonstones.events")
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST  # what /metrics answers with
+
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.games_live = Gauge(
+            "dragonstones_games_live", "games being played in this process", registry=r
+        )
+        self.sockets_open = Gauge(
+            "dragonstones_sockets_open", "open table sockets", ["role"], registry=r
+        )
+        self.actions = Counter(
+            "dragonstones_actions_committed", "actions committed", ["kind"], registry=r
+        )
+        self.commit_seconds = Histogram(
+            "dragonstones_commit_seconds", "time to commit one action", registry=r,
+            buckets=_LATENCY_BUCKETS,
+        )
+        self.ack_seconds = Histogram(
+            "dragonstones_action_ack_seconds",
+            "time from an action's arrival to its acknowledgement", registry=r,
+            buckets=_LATENCY_BUCKETS,
+        )
+        self.errors = Counter(
+            "dragonstones_errors", "requests and messages refused, by code", ["code"], registry=r
+        )
+        self.conflicts = Counter(
+            "dragonstones_version_conflicts",
+            "commits that found the game moved on by another process", registry=r,
+        )
+        self.notifications = Counter(
+            "dragonstones_notifications_received",
+            "commit notifications received from the database", registry=r,
+        )
+        for role in ("player", "spectator"):
+            self.sockets_open.labels(role)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+    # -- events: a metric and a log line ------------------------------------------------------
+
+    def committed(self, *, table_id: str, seat: int, version: int, kind: str, started: float,
+                  commit_started: float, by: str) -> None:
+        now = time.perf_counter()
+        self.actions.labels(kind).inc()
+        self.commit_seconds.observe(now - commit_started)
+        if log.isEnabledFor(logging.INFO):
+            event("action_committed", table=table_id, seat=seat, version=version, kind=kind,
+                  by=by, ms=round((now - started) * 1000, 2))
+
+    def refused(self, code: str, **fields: Any) -> None:
+        self.errors.labels(code).inc()
+        if log.isEnabledFor(logging.INFO):
+            event("refused", code=code, **fields)
+
+    def socket(self, opened: bool, *, table_id: str, seat: int | None) -> None:
+        role = "spectator" if seat is None else "player"
+        gauge = self.sockets_open.labels(role)
+        gauge.inc() if opened else gauge.dec()
+        if log.isEnabledFor(logging.INFO):
+            event("socket_opened" if opened else "socket_closed", table=table_id, seat=seat)
+
+
+def event(name: str, **fields: Any) -> None:
+    """One structured line: `LOG_FORMAT=json` turns it into one JSON object."""
+    log.info(name, extra={"fields": fields})
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        fields = getattr(record, "fields", None)
+        if fields:
+            text += " " + " ".join(f"{k}={v}" for k, v in fields.items())
+        return text

@@ -235,18 +235,29 @@ class Room:
                 self.refresh_table()
                 self.publish()
             return
-        state, version, over, rows = await self.hub.store.since(game.id, game.version)
-        if version <= game.version:
+        rows = await self.hub.store.since(game.id, game.version)
+        if not rows:
             return
-        if [v for v, *_ in rows] != list(range(game.version + 1, version + 1)):
+        if [v for v, *_ in rows] != list(range(game.version + 1, game.version + 1 + len(rows))):
             log.error("game %s: the action log does not continue version %s", game.id,
                       game.version)
             return
         was_over = game.over
-        for v, seat, action_id, events in rows:
-            game.events.append(events)
-            game.action_ids[action_id] = (seat, v)
-        game.state, game.version, game.over = engine.loads(state), version, over
+        state = game.state
+        try:
+            for v, seat, action_id, action, events in rows:
+                state, _events = engine.apply(state, seat, action)
+                game.events.append(events)
+                game.action_ids[action_id] = (seat, v)
+        except engine.IllegalAction:
+            # Cannot happen with one engine version everywhere; reload rather than diverge.
+            log.exception("game %s: replaying another process's actions failed", game.id)
+            self.game = None
+            await self.load()
+            self.publish()
+            return
+        game.state, game.version = state, rows[-1][0]
+        game.over = engine.is_over(state)
         self._moved_on(was_over=was_over)
 
     # -- sockets ---------------------------------------------------------------------------------

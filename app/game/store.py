@@ -72,6 +72,12 @@ SELECT a.version, pg_notify($13, $12 || ':' || a.version) FROM a
 """
 
 
+_PG_SINCE = """
+SELECT version, seat, action_id, action::text, events::text FROM actions
+WHERE game_id = $1 AND version > $2 ORDER BY version
+"""
+
+
 def as_utc(stamp: datetime) -> datetime:
     # SQLite keeps no time zone; every stamp is written in UTC.
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
@@ -115,24 +121,32 @@ class GameStore:
 
     async def since(
         self, game_id: str, after: int
-    ) -> tuple[str, int, bool, list[tuple[int, int, str, list[dict[str, Any]]]]]:
-        """What another process committed after version `after`: the latest snapshot, its
-        version, whether the game is over, and the new actions' log rows."""
-        async with self.db.sessions() as session:
-            row = (
-                await session.execute(
-                    select(GameRow.state, GameRow.version, GameRow.status).where(
-                        GameRow.id == game_id
+    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+        """What another process committed after version `after`, in order: (version, seat,
+        action_id, action, raw events) of each new action. One query, no snapshot: the room
+        replays the actions with the engine, which is deterministic."""
+        if self.db.sqlite:
+            async with self.db.engine.connect() as conn:
+                rows = await conn.execute(
+                    select(
+                        ActionRow.version,
+                        ActionRow.seat,
+                        ActionRow.action_id,
+                        ActionRow.action,
+                        ActionRow.events,
                     )
+                    .where(ActionRow.game_id == game_id, ActionRow.version > after)
+                    .order_by(ActionRow.version)
                 )
-            ).one()
-            actions = await session.execute(
-                select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
-                .where(ActionRow.game_id == game_id, ActionRow.version > after)
-                .where(ActionRow.version <= row.version)
-                .order_by(ActionRow.version)
-            )
-            return row.state, row.version, row.status == "over", [tuple(a) for a in actions]
+                return [(v, s, a, act, e) for v, s, a, act, e in rows]
+        async with self.db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            pg = raw.driver_connection
+            assert pg is not None
+            records = await pg.fetch(_PG_SINCE, game_id, after)
+        return [
+            (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
+        ]
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""

@@ -77,7 +77,7 @@ def test_a_long_name_fits_a_phone_screen(server: Server, new_page: NewPage) -> N
     table_id = table_id_of(page)
     with SeatDriver(server, table_id, seat_of(page, table_id)["token"]) as driver:
         driver.play_to_the_end()
-    expect(page.locator("#end-view .end-box")).to_be_visible()
+    expect(page.locator("#end-view .end-box")).to_be_visible(timeout=30_000)
     assert_fits(page, "game over")
     # The points of every player are on the screen, beside the stones.
     for box in page.locator("#end-view .end-scores li").all():

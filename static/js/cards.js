@@ -21,7 +21,7 @@ export function cardEl(id, { size = "small", extra = null, label = null } = {}) 
       // The name and the power: the card's text is inside a picture for assistive technology.
       "aria-label": label || [charName(id), charText(id)].filter(Boolean).join(": "),
     },
-    h("div", { class: `card-name ${charName(id).length > 11 ? "long" : ""}` }, charName(id)),
+    h("div", { class: `card-name ${charName(id).length > (size === "mini" ? 8 : 11) ? "long" : ""}` }, charName(id)),
     h("div", { class: "card-art", "aria-hidden": "true" }, h("span", { class: "glyph" }, charGlyph(id))),
     size === "mini" ? null : h("div", { class: "card-text" }, charText(id)),
     extra,

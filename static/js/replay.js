@@ -5,7 +5,7 @@
 
 import { h, $, fill, api, setupLanguageSwitch } from "./common.js";
 import { t, ofName } from "./i18n.js";
-import { eventSentence, isNoise } from "./events.js";
+import { eventSentence } from "./events.js";
 import { state, update, subscribe, refreshAll, nameOf, latestReveal } from "./store.js";
 import * as seats from "./panels/seats.js";
 import * as auction from "./panels/auction.js";
@@ -50,7 +50,7 @@ function renderStep() {
   const v = replay.versions[index];
   $("#main").dataset.version = String(v.version);
   $("#version-label").textContent = t("replay.step", { v: index, n: replay.versions.length - 1 });
-  const events = v.events.filter((e) => !isNoise(e));
+  const events = v.events; // a step by step replay shows who bid too
   fill($("#step-events"), index === 0 && !events.length ? h("li", {}, t("replay.start"))
     : events.map((e) => h("li", { dataset: { type: e.type } }, eventSentence(e, nameOf))));
   $("#first-step").disabled = $("#prev-step").disabled = index === 0;

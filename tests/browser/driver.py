@@ -63,9 +63,9 @@ class SeatDriver:
         return self.state is not None and self.state["view"]["winner"] is not None
 
     def play_until(self, done: Callable[[State], bool], timeout: float = 90.0,
-                   choose: Callable[[dict[str, Any]], str] | None = None) -> State:
+                   bid: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> State:
         """Answer this seat's prompts until `done(state)` holds for the latest state (checked
-        before acting on it), or the game is over."""
+        before acting on it), or the game is over. `bid` decides the sealed bids (default: none)."""
         deadline = time.monotonic() + timeout
         while True:
             assert time.monotonic() < deadline, "the game did not reach the point in time"
@@ -74,9 +74,9 @@ class SeatDriver:
             prompt = self.my_prompt() if self.pending is None else None
             if prompt is not None:
                 if prompt["kind"] == "choose":
-                    ids = [o["id"] for o in prompt["options"]]
-                    option = choose(prompt) if choose else ids[0]
-                    action: dict[str, Any] = {"type": "choose", "option": option}
+                    action: dict[str, Any] = {"type": "choose", "option": prompt["options"][0]["id"]}
+                elif prompt["kind"] == "bid" and bid is not None:
+                    action = bid(prompt)
                 else:
                     action = dict(SMALLEST[prompt["kind"]])
                 self.count += 1

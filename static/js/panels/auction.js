@@ -75,7 +75,7 @@ function renderReveal() {
     return;
   }
   const r = reveal.record;
-  const key = `${getLang()}|${reveal.turn}|${reveal.index}|${JSON.stringify(r)}|${reveal.effects.length}|${JSON.stringify((state.table || {}).players || [])}`;
+  const key = `${getLang()}|${state.view.turn}|${reveal.turn}|${reveal.index}|${JSON.stringify(r)}|${reveal.effects.length}|${JSON.stringify((state.table || {}).players || [])}`;
   if (box.dataset.key === key) return; // unchanged: leave the live region quiet
   box.dataset.key = key;
   const fists = Object.entries(r.bids).map(([seatText, bid]) => {

@@ -176,4 +176,5 @@ export default {
   "replay.mismatch": "This seed does not match the commitment.",
   "replay.no_crypto": "This browser cannot compute SHA-256 here (it needs https or localhost).",
   "replay.players": "Players",
+  "table.outcome": "{card}: {result}",
 };

@@ -177,4 +177,5 @@ export default {
   "replay.mismatch": "Cette graine ne correspond pas à l’empreinte.",
   "replay.no_crypto": "Ce navigateur ne peut pas calculer SHA-256 ici (il faut https ou localhost).",
   "replay.players": "Joueurs",
+  "table.outcome": "{card} : {result}",
 };

@@ -79,6 +79,10 @@ def test_screenshots_of_the_table_a_decision_the_end_and_the_replay(
             if device == "phone":
                 page.locator("#action-area").scroll_into_view_if_needed()
         shoot("prompt", "choose")
+        # A digit picks an option: the host answers with the key 1, as a keyboard player would.
+        host.locator("body").focus()
+        host.keyboard.press("1")
+        expect(host.locator("#action-area")).not_to_have_attribute("data-state", "choose")
         driver.play_to_the_end(timeout=180)
     for page in pages.values():
         expect(page.locator("#end-view .end-box")).to_be_visible(timeout=60_000)

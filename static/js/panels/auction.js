@@ -59,7 +59,7 @@ function renderCentre() {
       coinStack("amulets", b.amulets),
       stonesEl(b.stones, { compact: true })),
     v.bag ? h("div", { class: "bag-box" }, h("h3", {}, t("table.bag")), stonesEl(v.bag, { compact: true }),
-      v.rainbow ? h("p", { class: "muted" }, `${nameOf(v.rainbow.seat)}: ${t("colour." + v.rainbow.colour)}`) : null) : null);
+      v.rainbow ? h("p", { class: "muted" }, t("table.outcome", { card: nameOf(v.rainbow.seat), result: t("colour." + v.rainbow.colour) })) : null) : null);
 }
 
 function coins(kind, n) {
@@ -90,10 +90,11 @@ function renderReveal() {
       tb ? h("span", { class: "value" }, `${describeBid({ silver: tb.silver, amulet: tb.amulet })} = ${tb.value}`) : null);
   });
   let outcome;
-  if (r.cursed) outcome = `${charName(r.character)}: ${t("table.cursed")}`;
-  else if (r.winner !== null && r.winner !== undefined) outcome = `${charName(r.character)}: ${t("table.winner_of", { name: nameOf(r.winner) })}`;
+  const card = charName(r.character);
+  if (r.cursed) outcome = t("table.outcome", { card, result: t("table.cursed") });
+  else if (r.winner !== null && r.winner !== undefined) outcome = t("table.outcome", { card, result: t("table.winner_of", { name: nameOf(r.winner) }) });
   else if (r.tied && r.tied.length && !r.tiebreak) outcome = t("prompt.tiebreak_others", { names: listNames(r.tied.map(nameOf)) });
-  else outcome = `${charName(r.character)}: ${t("table.no_winner")}`;
+  else outcome = t("table.outcome", { card, result: t("table.no_winner") });
   const effects = reveal.effects.map((e) => h("li", {}, eventSentence(e, nameOf)));
   fill(box, h("div", { class: "reveal", dataset: { auction: reveal.index, turn: reveal.turn } },
     h("h3", {}, t("table.last_auction"), reveal.turn !== state.view.turn ? ` (${t("table.turn", { n: reveal.turn })})` : ""),

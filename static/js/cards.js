@@ -1,7 +1,8 @@
 // Visual pieces shared by the pages: character cards, coins and stones as tokens.
 
 import { h } from "./common.js";
-import { CHARACTERS, charName, charText, charGlyph, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { CHARACTERS, charName, charText, charGlyph } from "./characters.js";
 
 const STANDARD = new Set([
   "witch", "red_dragon", "blue_dragon", "yellow_dragon", "magician", "wizard", "sorcerer", "thief",
@@ -20,7 +21,7 @@ export function cardEl(id, { size = "small", extra = null, label = null } = {}) 
       // The name and the power: the card's text is inside a picture for assistive technology.
       "aria-label": label || [charName(id), charText(id)].filter(Boolean).join(": "),
     },
-    h("div", { class: `card-name ${charName(id).length > 11 ? "long" : ""}` }, charName(id)),
+    h("div", { class: `card-name ${charName(id).length > (size === "mini" ? 8 : 11) ? "long" : ""}` }, charName(id)),
     h("div", { class: "card-art", "aria-hidden": "true" }, h("span", { class: "glyph" }, charGlyph(id))),
     size === "mini" ? null : h("div", { class: "card-text" }, charText(id)),
     extra,
@@ -53,6 +54,8 @@ export function stonesEl(stones, { compact = false } = {}) {
     const n = (stones && stones[colour]) || 0;
     const gems = [];
     for (let i = 0; i < Math.min(n, compact ? 4 : 12); i++) gems.push(h("i", { class: `gem ${colour}` }));
+    // None of a colour still shows its gem, faded, so a bare "0" never stands alone.
+    if (!n) gems.push(h("i", { class: `gem ${colour} ghost` }));
     parts.push(
       h(
         "span",

@@ -22,6 +22,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** replaceChildren that skips empty slots (null, false, undefined). */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/** "15 s", "2 min". */
+export function formatSeconds(s) {
+  return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
+}
+
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }

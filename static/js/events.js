@@ -3,21 +3,25 @@
 // names seats by number are rebuilt from their data; French sentences are built from the data of
 // the common events, anything unknown falls back to the engine's English.
 
-import { getLang, charName, t, promptText, describeOptionFr } from "./i18n.js";
+import { getLang, t, plural, typeset, listNames } from "./i18n.js";
+import { charName, theCard, ofCard } from "./characters.js";
+import { promptText, describeOptionFr } from "./prompt-text.js";
 
 const SEAT_KEYS = ["seat", "victim", "winner"];
 const COLOURS = ["red", "blue", "yellow"];
 
-function coinName(coin, n) {
-  const fr = getLang() === "fr";
-  const names = {
-    fairy_gold: fr ? "or des fées" : "Fairy Gold",
-    common_gold: fr ? "or vulgaire" : "Common Gold",
-    silver: fr ? "argent" : "Silver",
-    amulets: fr ? (n === 1 ? "amulette" : "amulettes") : n === 1 ? "Amulet" : "Amulets",
-    black_magic: fr ? (n === 1 ? "pièce maudite" : "pièces maudites") : "Black Magic",
-  };
-  return names[coin] || coin;
+const COINS = {
+  en: { fairy_gold: "Fairy Gold", common_gold: "Common Gold", silver: "Silver",
+        amulets: { one: "Amulet", other: "Amulets" }, black_magic: "Black Magic" },
+  fr: { fairy_gold: "or des fées", common_gold: "or vulgaire", silver: "argent",
+        amulets: { one: "amulette", other: "amulettes" },
+        black_magic: { one: "pièce maudite", other: "pièces maudites" } },
+};
+
+/** "3 Fairy Gold", "1 amulette", "2 amulettes": the amount and the coin, through the plural rule. */
+export function coinAmount(coin, n) {
+  const name = COINS[getLang()][coin] ?? coin;
+  return `${n} ${plural(n, name)}`;
 }
 
 /** French colour adjectives agree with "pierre" (feminine). */
@@ -32,11 +36,13 @@ export function describeStones(stones) {
   for (const c of COLOURS) {
     const n = (stones && stones[c]) || 0;
     total += n;
-    if (n) parts.push(`${n} ${fr ? stoneAdjFr(c) + (n > 1 ? "s" : "") : c}`);
+    if (n) parts.push({ n, word: fr ? plural(n, { one: stoneAdjFr(c), other: stoneAdjFr(c) + "s" }) : c });
   }
   if (!parts.length) return fr ? "aucune pierre" : "no stones";
-  if (fr) return (total === 1 ? "1 pierre " : `${total} pierres : `) + (total === 1 ? parts[0].slice(2) : parts.join(", "));
-  return parts.join(", ") + (total === 1 ? " stone" : " stones");
+  const noun = plural(total, fr ? { one: "pierre", other: "pierres" } : { one: "stone", other: "stones" });
+  if (parts.length === 1) return `${parts[0].n} ${fr ? `${noun} ${parts[0].word}` : `${parts[0].word} ${noun}`}`;
+  const listed = parts.map((p) => `${p.n} ${p.word}`);
+  return fr ? `${total} ${noun} : ${listed.join(", ")}` : `${listNames(listed)} ${noun}`;
 }
 
 /** A bid in words: "3 Fairy Gold + 1 Common Gold + an Amulet". */
@@ -44,9 +50,9 @@ export function describeBid(bid) {
   const fr = getLang() === "fr";
   if (!bid) return "";
   const parts = [];
-  if (bid.fairy_gold) parts.push(`${bid.fairy_gold} ${coinName("fairy_gold", bid.fairy_gold)}`);
-  if (bid.common_gold) parts.push(`${bid.common_gold} ${coinName("common_gold", bid.common_gold)}`);
-  if (bid.silver) parts.push(`${bid.silver} ${coinName("silver", bid.silver)}`);
+  for (const coin of ["fairy_gold", "common_gold", "silver"]) {
+    if (bid[coin]) parts.push(coinAmount(coin, bid[coin]));
+  }
   if (bid.amulet) parts.push(fr ? "une amulette" : "an Amulet");
   if (bid.black_magic) parts.push(fr ? "une pièce maudite" : "a Black Magic coin");
   return parts.length ? parts.join(" + ") : t("bid.summary_empty");
@@ -59,52 +65,57 @@ function fillTemplate(template, event, nameOf) {
   });
 }
 
-function list(names) {
-  const and = getLang() === "fr" ? " et " : " and ";
-  if (names.length <= 1) return names.join("");
-  return names.slice(0, -1).join(", ") + and + names[names.length - 1];
+/** "Ann: 2 Fairy Gold, Bob: nothing": each name with its bid, a colon between. */
+function bidList(bids, n, describe) {
+  const colon = getLang() === "fr" ? " : " : ": ";
+  return Object.entries(bids || {}).map(([s, b]) => `${n(Number(s))}${colon}${describe(b)}`).join(", ");
 }
 
-// English sentences for events whose engine text names seats as "Player N".
+const withValue = (b) => `${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`;
+
+function victimChoice(e, n) {
+  const m = /^seat(\d+)$/.exec(String(e.option));
+  if (!m || e.step !== "victim") return null;
+  return getLang() === "fr"
+    ? `${n(e.seat)} choisit ${n(Number(m[1]))} comme victime ${ofCard(e.character)}.`
+    : `${n(e.seat)} picks ${n(Number(m[1]))} as the victim ${ofCard(e.character)}.`;
+}
+
+// English sentences for events whose engine text names seats as "Player N" or lacks separators.
 const EN = {
-  choice: (e, n) => {
-    const m = /^seat(\d+)$/.exec(String(e.option));
-    return m ? `${n(e.seat)} chooses ${n(Number(m[1]))}.` : null;
-  },
-  turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${list(e.specials.map((c) => charName(c)))}` : ""}.`,
-  bids_revealed: (e, n) => `Bids for the ${charName(e.card)}: ${Object.entries(e.bids || {})
-    .map(([s, b]) => `${n(Number(s))} ${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`).join(", ")}.`,
-  tiebreak_started: (e, n) => `Tie at ${e.value} between ${list((e.seats || []).map(n))}: they bid Silver to break it.`,
-  tiebreak_revealed: (e, n) => `Tie-break: ${Object.entries(e.bids || {})
-    .map(([s, b]) => `${n(Number(s))} ${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`).join(", ")}.`,
+  choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
+    ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
+  turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${listNames(e.specials.map((c) => charName(c)))}` : ""}.`,
+  bids_revealed: (e, n) => `Bids for ${theCard(e.card)}: ${bidList(e.bids, n, withValue)}.`,
+  tiebreak_started: (e, n) => `Tie at ${e.value} between ${listNames((e.seats || []).map(n))}: they bid Silver to break it.`,
+  tiebreak_revealed: (e, n) => `Tie-break: ${bidList(e.bids, n, (b) => `${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`)}.`,
+  score: (e, n) => `${n(e.seat)} scores ${t("table.points", { n: e.points })} (total ${e.score}).`,
 };
 
 const FR = {
-  turn_started: (e) => `Tour ${e.turn}${e.specials ? ` : les personnages spéciaux du tour sont ${list(e.specials.map((c) => charName(c)))}` : ""}.`,
+  turn_started: (e) => `Tour ${e.turn}${e.specials ? ` : les personnages spéciaux du tour sont ${listNames(e.specials.map(theCard))}` : ""}.`,
   special_deck_reshuffled: () => "Les personnages spéciaux déjà utilisés sont mélangés en une nouvelle pioche.",
   auction_started: (e) => `${charName(e.card)} : mise aux enchères.`,
   bid_submitted: (e, n) => `${n(e.seat)} a misé.`,
   tiebreak_submitted: (e, n) => `${n(e.seat)} a misé pour le départage.`,
-  bids_revealed: (e, n) => `Mises pour ${charName(e.card)} : ${Object.entries(e.bids || {})
-    .map(([s, b]) => `${n(Number(s))} ${describeBid(b)}${b.amulet ? ` (= ${b.value})` : ""}`).join(", ")}.`,
+  bids_revealed: (e, n) => `Mises pour ${theCard(e.card)} : ${bidList(e.bids, n, withValue)}.`,
   cursed: (e) => `Magie noire ! ${charName(e.card)} est ensorcelé : personne n’utilise son pouvoir.`,
-  no_winner: (e) => `Personne ne remporte ${charName(e.card)}.`,
-  tiebreak_started: (e, n) => `Égalité à ${e.value} entre ${list((e.seats || []).map(n))} : ils misent de l’argent pour départager.`,
-  tiebreak_revealed: (e, n) => `Départage : ${Object.entries(e.bids || {})
-    .map(([s, b]) => `${n(Number(s))} ${b.silver} argent${b.amulet ? " avec une amulette" : ""}`).join(", ")}.`,
-  auction_won: (e, n) => `${n(e.winner)} remporte ${charName(e.card)}.`,
+  no_winner: (e) => `Personne ne remporte ${theCard(e.card)}.`,
+  tiebreak_started: (e, n) => `Égalité à ${e.value} entre ${listNames((e.seats || []).map(n))} : ils misent de l’argent pour départager.`,
+  tiebreak_revealed: (e, n) => `Départage : ${bidList(e.bids, n, (b) => `${b.silver} argent${b.amulet ? " avec une amulette" : ""}`)}.`,
+  auction_won: (e, n) => `${n(e.winner)} remporte ${theCard(e.card)}.`,
   gain: (e, n) => {
     if (e.stone) return e.amount ? `${n(e.seat)} prend une pierre ${stoneAdjFr(e.stone)} à la banque.` : `${n(e.seat)} ne reçoit pas de pierre ${stoneAdjFr(e.stone)} : la banque n’en a plus.`;
     if (e.coin === "black_magic") return `${n(e.seat)} prend une pièce maudite.`;
-    return `${n(e.seat)} prend ${e.amount} ${coinName(e.coin, e.amount)} à la banque${e.wanted ? " (la banque n’en avait pas plus)" : ""}.`;
+    return `${n(e.seat)} prend ${coinAmount(e.coin, e.amount)} à la banque${e.wanted ? " (la banque n’en avait pas plus)" : ""}.`;
   },
   pay_stones: (e, n) => `${n(e.seat)} paie à la banque ${describeStones(e.stones)}.`,
-  score: (e, n) => `${n(e.seat)} marque ${e.points} point${e.points > 1 ? "s" : ""} (total ${e.score}).`,
+  score: (e, n) => `${n(e.seat)} marque ${t("table.points", { n: e.points })} (total ${e.score}).`,
   game_over: (e, n) => `${n(e.winner)} gagne la partie !`,
-  no_effect: (e, n) => `${charName(e.card)} de ${n(e.seat)} est sans effet.`,
+  no_effect: (e, n) => `${charName(e.card)} est sans effet pour ${n(e.seat)}.`,
   steal: (e, n) => {
     if (e.stone) return `${n(e.seat)} vole une pierre ${stoneAdjFr(e.stone)} à ${n(e.victim)}.`;
-    if (e.coin) return `${n(e.seat)} vole 1 ${coinName(e.coin, 1)} à ${n(e.victim)}, qui n’a pas de pierre.`;
+    if (e.coin) return `${n(e.seat)} vole ${coinAmount(e.coin, 1)} à ${n(e.victim)}, qui n’a pas de pierre.`;
     return `${n(e.seat)} ne vole rien : ${n(e.victim)} n’a ni pierre ni or.`;
   },
   brigand: (e, n) => `${n(e.seat)} dépouille ${n(e.victim)} avec le Brigand.`,
@@ -112,28 +123,30 @@ const FR = {
   doppelganger_taken: (e, n) => `${n(e.seat)} garde le Doppelganger face visible.`,
   doppelganger_played: (e, n) => `${n(e.seat)} joue le Doppelganger : ${charName(e.card)} est utilisé deux fois.`,
   draw: (e, n) => `${n(e.seat)} tire ${describeStones(e.stones)} du sac.`,
-  bag_filled: (e) => `Les pierres de la banque vont dans le sac.`,
+  bag_filled: () => `Les pierres de la banque vont dans le sac.`,
   rainbow_named: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)}.`,
   rainbow_draw: (e, n) => e.failed
     ? `${n(e.seat)} tire une pierre ${stoneAdjFr(e.stone)} : la couleur annoncée ! Toutes les pierres tirées repartent.`
     : `${n(e.seat)} tire une pierre ${stoneAdjFr(e.stone)}.`,
   rainbow_end: (e, n) => `${n(e.seat)} garde ${describeStones(e.stones)} ; le sac retourne à la banque.`,
   copy: (e, n) => e.via === "ghost"
-    ? `${n(e.seat)} utilise le pouvoir de ${charName(e.card)} grâce au Fantôme.`
-    : `${n(e.seat)} prend ${charName(e.card)} avec ${charName(e.via)} et utilise son pouvoir.`,
+    ? `${n(e.seat)} utilise le pouvoir ${ofCard(e.card)} grâce au Fantôme.`
+    : `${n(e.seat)} prend ${theCard(e.card)} avec ${theCard(e.via)} et utilise son pouvoir.`,
   buy: (e, n) => `${n(e.seat)} achète une pierre ${stoneAdjFr(e.stone)}.`,
   necromancer: (e, n) => `${n(e.seat)} abandonne ${e.fairy_gold} or des fées au Nécromant.`,
   necromancer_declined: (e, n) => `${n(e.seat)} renonce au Nécromant.`,
   troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec le Troll : chacun rend ses pierres de cette couleur.`,
   turn_ended: (e) => `Fin du tour ${e.turn} : l’or des fées dépensé retourne derrière les écrans, les pièces maudites inutilisées retournent à la banque.`,
-  choice: (e, n, prompt) => choiceText(e, n, prompt),
-  auto_choice: (e, n, prompt) => choiceText(e, n, prompt),
+  choice: (e, n) => choiceFr(e, n),
+  auto_choice: (e, n) => choiceFr(e, n),
 };
 
-function choiceText(e, n) {
-  // French only: the English template already holds the engine's label.
+function choiceFr(e, n) {
+  // The English template already holds the engine's label; French says who chose what.
+  const victim = victimChoice(e, n);
+  if (victim) return victim;
   const label = promptText(e.character, e.step, e.option) ?? describeOptionFr({ id: e.option }, n);
-  return label ? `${n(e.seat)} : ${label}.` : null;
+  return label ? `${n(e.seat)} choisit : ${label.charAt(0).toLowerCase()}${label.slice(1)}.` : null;
 }
 
 /** The sentence for one event, in the current language, with names. */
@@ -143,7 +156,7 @@ export function eventSentence(event, nameOf) {
   if (fn) {
     try {
       const text = fn(event, nameOf);
-      if (text) return text;
+      if (text) return typeset(text);
     } catch {
       /* fall through to the engine's text */
     }

@@ -1,9 +1,9 @@
 // The lobby: your name, a new table, the list of open tables, quick play, games to watch.
 
 import {
-  h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError,
+  h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError, formatSeconds,
 } from "./common.js";
-import { t } from "./i18n.js";
+import { t, getLang, ofName } from "./i18n.js";
 import { cardEl } from "./cards.js";
 
 const nameInput = $("#player-name");
@@ -53,12 +53,14 @@ function renderSeatPicker() {
   }
 }
 
-function formatSeconds(s) {
-  return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
-}
-
 function playerNames(table) {
   return (table.players || []).map((p) => p.name).filter(Boolean);
+}
+
+/** "Alice’s table" / "Table d’Alice", or "Table <id>" with nobody seated. */
+function tableName(table, id) {
+  const names = table ? playerNames(table) : [];
+  return names.length ? t("lobby.table_of", { name: names[0], of_name: ofName(names[0]) }) : t("table.title", { id });
 }
 
 function renderTables() {
@@ -74,7 +76,7 @@ function renderTables() {
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
         h("div", { class: "table-info" },
-          h("strong", {}, names.length ? t("lobby.table_of", { name: names[0] }) : t("table.title", { id: table.id })),
+          h("strong", {}, tableName(table, table.id)),
           h("span", { class: "seat-dots", "aria-label": t("lobby.seats_taken", { taken: table.taken, seats: table.seats }) },
             Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
@@ -111,7 +113,7 @@ function renderWatch() {
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
         h("div", { class: "table-info" },
-          h("strong", {}, names.length ? t("lobby.table_of", { name: names[0] }) : t("table.title", { id: table.id })),
+          h("strong", {}, tableName(table, table.id)),
           typeof table.turn === "number" ? h("span", { class: "tag" }, t("lobby.turn", { turn: table.turn })) : null,
           scored.length ? h("span", { class: "muted names" }, scored.join(", ")) : null),
         h("div", { class: "row-actions" },
@@ -123,26 +125,73 @@ function renderWatch() {
   }
 }
 
-function renderMyTables() {
-  // Tables this browser holds a seat at (reload-safe way back to a game in progress).
-  const mine = [];
+// Tables this browser holds a seat at, as the server last described them (undefined: not asked
+// yet, null: the table is gone).
+const myTables = new Map();
+
+function savedTableIds() {
+  const ids = [];
   try {
     for (let i = 0; i < window.localStorage.length; i++) {
       const key = window.localStorage.key(i);
-      if (key && key.startsWith("dragonstones.seat.")) mine.push(key.slice("dragonstones.seat.".length));
+      if (key && key.startsWith("dragonstones.seat.")) ids.push(key.slice("dragonstones.seat.".length));
     }
   } catch {
     /* storage disabled */
   }
+  return ids;
+}
+
+async function loadMyTables() {
+  await Promise.all(savedTableIds().map(async (id) => {
+    try {
+      myTables.set(id, await api("GET", `/api/tables/${encodeURIComponent(id)}`));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) myTables.set(id, null);
+    }
+  }));
+  renderMyTables();
+}
+
+function forget(ids) {
+  for (const id of ids) {
+    saveSeat(id, null);
+    myTables.delete(id);
+  }
+  renderMyTables();
+}
+
+function renderMyTables() {
+  // A way back to a game in progress, and to the replay of a finished one.
+  const ids = savedTableIds();
   const panel = $("#my-tables-panel");
   const list = $("#my-tables");
   list.replaceChildren();
-  panel.hidden = mine.length === 0;
-  for (const id of mine.slice(0, 8)) {
-    list.append(h("li", { class: "table-row" },
-      h("div", { class: "table-info" }, h("strong", {}, t("table.title", { id }))),
-      h("div", { class: "row-actions" }, h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")))));
+  panel.hidden = ids.length === 0;
+  const rows = ids.map((id) => ({ id, table: myTables.get(id) }))
+    .sort((a, b) => String(b.table?.created_at ?? "").localeCompare(String(a.table?.created_at ?? "")));
+  const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" });
+  for (const { id, table } of rows) {
+    const status = table === null ? "gone" : table ? table.status : null;
+    const name = tableName(table, id);
+    list.append(h("li", { class: "table-row", dataset: { tableId: id, status: status || "" } },
+      h("div", { class: "table-info" },
+        h("strong", {}, name),
+        status ? h("span", { class: `tag status-${status}` }, t(`lobby.status_${status}`)) : null,
+        table ? h("span", { class: "muted" }, date.format(new Date(table.created_at))) : null),
+      h("div", { class: "row-actions" },
+        status === "over" && table.game_id
+          ? h("a", { class: "btn primary", href: `/replay/${encodeURIComponent(table.game_id)}` }, t("lobby.replay"))
+          : status !== "gone" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
+        h("button", {
+          type: "button", class: "btn subtle", dataset: { forget: id }, "aria-label": t("lobby.forget_table", { name }),
+          onclick: () => forget([id]),
+        }, t("lobby.forget")))));
   }
+  const finished = rows.filter((r) => r.table === null || (r.table && r.table.status === "over")).map((r) => r.id);
+  const clear = $("#clear-finished");
+  clear.hidden = finished.length === 0;
+  clear.onclick = () => forget(finished);
 }
 
 async function refresh() {
@@ -220,4 +269,5 @@ nameInput.addEventListener("change", () => { if (currentName()) saveName(current
 setupLanguageSwitch(rerender);
 rerender();
 refresh();
+loadMyTables();
 window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);

@@ -116,8 +116,10 @@ def server() -> Iterator[Server]:
         srv.env = {
             "DATABASE_URL": srv.database_url,
             "BOT_DELAY_SECONDS": "0",
-            # The server reads its static files from the checkout being tested.
+            # The server runs the code and reads the static files of the checkout being tested
+            # (the console script alone would import whichever checkout installed it).
             "STATIC_DIR": str(ROOT / "static"),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         }
         srv.start()
         try:

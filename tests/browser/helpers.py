@@ -38,3 +38,14 @@ def start_three_player_game(server: Server, alice: Page, bob: Page, carol: Page)
     alice.get_by_role("button", name="Start the game").click()
     for page in (alice, bob, carol):
         expect(page.locator("#game-view")).to_be_visible()
+
+
+def start_with_bots(page: Page, server: Server, name: str, bots: int = 2) -> str:
+    """Create a table in the lobby, fill it with bots, start it; returns the table id."""
+    create_table(page, server, name)
+    for seated in range(2, bots + 2):
+        page.get_by_role("button", name="Add a bot").click()
+        expect(page.locator("#waiting-seats li:not(.empty)")).to_have_count(seated)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game-view")).to_be_visible()
+    return page.url.split("/t/", 1)[1].split("?", 1)[0]

@@ -3,7 +3,9 @@
 // no client change; colours, players, cards and stones get nicer buttons from the options' data.
 
 import { h } from "./common.js";
-import { t, charName, promptQuestion, optionLabel } from "./i18n.js";
+import { t } from "./i18n.js";
+import { charName, theCard } from "./characters.js";
+import { promptQuestion, optionLabel } from "./prompt-text.js";
 import { cardEl, gemRow } from "./cards.js";
 import { describeBid } from "./events.js";
 
@@ -48,14 +50,17 @@ function stepper(kind, labelText, max, onChange) {
     h("span", { class: "stepper-label" }, h("label", { for: id }, labelText), pile),
     h("span", { class: "step-controls" }, less, input, more),
     h("span", { class: "of" }, t("prompt.of", { n: max })));
-  return { row, get, set };
+  return { row, get, set, clear: () => set(0) };
 }
 
 function toggle(kind, labelText, onChange) {
   const input = h("input", { type: "checkbox", name: kind, dataset: { toggle: kind } });
   input.addEventListener("change", onChange);
   const row = h("label", { class: "toggle" }, input, h("i", { class: `coin ${kind}`, "aria-hidden": "true" }), h("span", {}, labelText));
-  return { row, get: () => input.checked };
+  return {
+    row, get: () => input.checked,
+    clear: () => { input.checked = false; onChange(); },
+  };
 }
 
 /** The sealed bid form. send(action) sends it. */
@@ -85,7 +90,7 @@ export function bidPanel(prompt, send) {
     black_magic: empty ? false : Boolean(toggles.black_magic && toggles.black_magic.get()),
   });
   const form = h("form", { class: "bid-form", dataset: { prompt: "bid", character: prompt.character } },
-    h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character) })),
+    h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
     h("p", { class: "hint" }, t("prompt.bid_hint")),
     steppers,
     toggles.amulet ? toggles.amulet.row : null,
@@ -93,9 +98,24 @@ export function bidPanel(prompt, send) {
     value,
     h("div", { class: "prompt-buttons" },
       h("button", { type: "submit", class: "btn primary big", dataset: { submitBid: "1" } }, t("prompt.submit")),
-      h("button", { type: "button", class: "btn", dataset: { bidNothing: "1" }, onclick: () => submit(true) }, t("prompt.nothing"))));
+      h("button", { type: "button", class: "btn", dataset: { bidNothing: "1" }, onclick: () => submit(true) }, t("prompt.nothing"))),
+    h("p", { class: "hint keys" }, t("prompt.keys_bid")));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); submit(false); });
+  withKeys(form, [fairy, common, ...Object.values(toggles)]);
   return form;
+}
+
+/** Keys on a sealed form: Enter submits it from any field or stepper button, Escape clears it. */
+function withKeys(form, parts) {
+  form.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      for (const part of parts) part.clear();
+    } else if (ev.key === "Enter" && !ev.target.matches("[type=submit], [data-bid-nothing]")) {
+      ev.preventDefault();
+      form.requestSubmit();
+    }
+  });
 }
 
 /** The Silver tie-break form. */
@@ -112,7 +132,7 @@ export function tiebreakPanel(prompt, send, tiedNames) {
   if (max.amulet) amulet = toggle("amulet", t("prompt.amulet"), update);
   update();
   const form = h("form", { class: "bid-form tiebreak", dataset: { prompt: "tiebreak", character: prompt.character } },
-    h("h2", {}, t("prompt.tiebreak_title", { card: charName(prompt.character) })),
+    h("h2", {}, t("prompt.tiebreak_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
     h("p", { class: "hint" }, t("prompt.tiebreak_hint")),
     tiedNames ? h("p", { class: "muted" }, t("prompt.tiebreak_others", { names: tiedNames })) : null,
     silver.row,
@@ -123,11 +143,13 @@ export function tiebreakPanel(prompt, send, tiedNames) {
       h("button", {
         type: "button", class: "btn", dataset: { bidNothing: "1" },
         onclick: () => send({ type: "tiebreak", silver: 0, amulet: false }),
-      }, t("prompt.nothing"))));
+      }, t("prompt.nothing"))),
+    h("p", { class: "hint keys" }, t("prompt.keys_bid")));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     send({ type: "tiebreak", silver: silver.get(), amulet: Boolean(amulet && amulet.get()) });
   });
+  withKeys(form, amulet ? [silver, amulet] : [silver]);
   return form;
 }
 
@@ -152,25 +174,27 @@ export function choosePanel(prompt, send, ctx) {
   const options = Array.isArray(prompt.options) ? prompt.options : [];
   const allColours = options.length > 0 && options.every((o) => typeof o.colour === "string" && !o.coin);
   const list = h("div", { class: `options ${allColours ? "colours" : ""}`, role: "group" });
-  for (const option of options) {
+  for (const [i, option] of options.entries()) {
     list.append(h("button", {
-      type: "button", class: "option-btn", dataset: { optionId: option.id },
+      type: "button", class: "option-btn", dataset: { optionId: option.id, key: i < 9 ? String(i + 1) : "" },
       onclick: () => send({ type: "choose", option: option.id }),
-    }, optionArt(option, ctx), h("span", { class: "option-label" }, optionLabel(prompt, option, ctx.nameOf))));
+    }, i < 9 ? h("kbd", { class: "key", "aria-hidden": "true" }, String(i + 1)) : null,
+    optionArt(option, ctx), h("span", { class: "option-label" }, optionLabel(prompt, option, ctx.nameOf))));
   }
+  // The heading names the card once; the question under it no longer repeats it.
   return h("div", { class: "choose", dataset: { prompt: "choose", character: prompt.character, step: prompt.step || "" } },
     h("h2", {}, t("prompt.choose_title", { card: charName(prompt.character) })),
     h("p", { class: "prompt-question", id: "prompt-question" }, promptQuestion(prompt)),
-    list);
+    list,
+    options.length > 1 ? h("p", { class: "hint keys" }, t("prompt.keys_choose", { n: Math.min(options.length, 9) })) : null);
 }
 
 /** What the panel shows once this seat's sealed bid is in. */
 export function sentPanel(kind, character, mine) {
   const bid = kind === "tiebreak" ? mine && mine.tiebreak : mine && mine.bid;
   return h("div", { class: "sent", dataset: { sent: kind } },
-    h("h2", {}, kind === "tiebreak"
-      ? t("prompt.tiebreak_title", { card: charName(character) })
-      : t("prompt.bid_title", { card: charName(character) })),
+    h("h2", {}, t(kind === "tiebreak" ? "prompt.tiebreak_title" : "prompt.bid_title",
+      { card: charName(character), the_card: theCard(character) })),
     bid ? h("p", {}, describeBid(bid)) : null,
     h("p", { class: "sent-note" }, t("prompt.sent")));
 }

@@ -1,0 +1,145 @@
+// Before the game: the join form (an invite link in a fresh browser), the notice that a game has
+// already started (with the way to watch it), and the waiting room (seats, invite and spectator
+// links, bots, start, leave).
+
+import { h, $, fill, api, ApiError, savedName, saveName, saveSeat, copyText, absoluteUrl, formatSeconds } from "../common.js";
+import { t } from "../i18n.js";
+import { state, subscribe, update, mySeat, playerInfo } from "../store.js";
+import { connect, stop } from "../socket.js";
+
+const tablePath = () => `/api/tables/${encodeURIComponent(state.tableId)}`;
+
+function renderJoin() {
+  const table = state.table;
+  $("#join-table-info").textContent = table
+    ? `${t("table.title", { id: state.tableId })} — ${t("lobby.seats_taken", { taken: table.taken, seats: table.seats })}`
+    : "";
+  $("#join-watch").href = `/t/${encodeURIComponent(state.tableId)}?watch=1`;
+  const full = table && table.taken >= table.seats;
+  $("#join-button").disabled = Boolean(full);
+  const err = $("#join-error");
+  if (full) {
+    err.textContent = t("table.full");
+    err.hidden = false;
+  }
+}
+
+function renderStarted() {
+  const table = state.table;
+  const over = table && table.status === "over";
+  $("#started-text").textContent = over ? t("table.started_over") : t("table.started");
+  $("#started-watch").href = `/t/${encodeURIComponent(state.tableId)}?watch=1`;
+  const replay = $("#started-replay");
+  replay.hidden = !(over && table.game_id);
+  if (over && table.game_id) replay.href = `/replay/${encodeURIComponent(table.game_id)}`;
+}
+
+function renderWaiting() {
+  const table = state.table;
+  if (!table) return;
+  const me = mySeat();
+  fill($("#waiting-seats"), Array.from({ length: table.seats }, (_, seat) => {
+    const p = playerInfo(seat);
+    if (!p) return h("li", { class: "empty" }, t("table.empty_seat"));
+    return h("li", { dataset: { seat } },
+      h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: p.connected ? t("table.connected") : t("table.disconnected") }),
+      h("strong", { class: "name", title: p.name }, p.name),
+      p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      seat === me ? h("span", { class: "tag" }, t("table.you")) : null);
+  }));
+  $("#invite-link").value = absoluteUrl(table.invite_path || `/t/${state.tableId}`);
+  $("#watch-link").value = absoluteUrl(table.watch_path || `/t/${state.tableId}?watch=1`);
+  const seated = me !== null;
+  const full = table.taken >= table.seats;
+  $("#waiting-actions").hidden = !seated;
+  $("#add-bot").disabled = full;
+  $("#start-game").disabled = !full;
+  $("#start-hint").hidden = !seated || full;
+  const timerHint = $("#timer-hint");
+  timerHint.hidden = !table.turn_seconds;
+  if (table.turn_seconds) timerHint.textContent = t("table.timer", { t: formatSeconds(table.turn_seconds) });
+  $("#waiting-spectator").hidden = seated;
+}
+
+async function join(ev) {
+  ev.preventDefault();
+  const name = $("#join-name").value.trim();
+  const err = $("#join-error");
+  if (!name) {
+    err.textContent = t("lobby.need_name");
+    err.hidden = false;
+    return;
+  }
+  saveName(name);
+  $("#join-button").disabled = true;
+  try {
+    const answer = await api("POST", `${tablePath()}/join`, { body: { name } });
+    const seat = { seat: answer.seat, token: answer.token, name };
+    saveSeat(state.tableId, seat);
+    update({ seat, page: "waiting" });
+    connect();
+  } catch (e) {
+    err.textContent = e instanceof ApiError ? e.message : String(e);
+    err.hidden = false;
+    $("#join-button").disabled = false;
+  }
+}
+
+async function waitingAction(button, fn) {
+  const err = $("#waiting-error");
+  err.hidden = true;
+  button.disabled = true;
+  try {
+    const table = await fn();
+    if (table && table.id) update({ table });
+  } catch (e) {
+    err.textContent = e instanceof ApiError ? e.message : String(e);
+    err.hidden = false;
+  } finally {
+    renderWaiting();
+  }
+}
+
+function wireCopy(buttonSel, inputSel) {
+  $(buttonSel).addEventListener("click", async (ev) => {
+    const button = ev.currentTarget;
+    const ok = await copyText($(inputSel).value, $(inputSel));
+    if (ok) {
+      button.textContent = t("table.copied");
+      window.setTimeout(() => { button.textContent = t("table.copy"); }, 1500);
+    }
+  });
+}
+
+export function mount() {
+  $("#join-name").value = savedName();
+  $("#join-form").addEventListener("submit", join);
+  const token = () => state.seat.token;
+  $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
+    api("POST", `${tablePath()}/bots`, { body: { count: 1 }, token: token() })));
+  $("#start-game").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
+    api("POST", `${tablePath()}/start`, { token: token() })));
+  $("#leave-table").addEventListener("click", (ev) => waitingAction(ev.currentTarget, async () => {
+    await api("POST", `${tablePath()}/leave`, { token: token() });
+    saveSeat(state.tableId, null);
+    stop();
+    window.location.assign("/");
+    return null;
+  }));
+  wireCopy("#copy-invite", "#invite-link");
+  wireCopy("#copy-watch", "#watch-link");
+  if (typeof navigator.share === "function") {
+    // Phones offer their own share sheet (messages, mail...): the easiest way to invite friends.
+    const share = $("#share-invite");
+    share.hidden = false;
+    share.addEventListener("click", () => {
+      navigator.share({ title: t("app.title"), text: t("table.share_text"), url: $("#invite-link").value })
+        .catch(() => { /* the person closed the share sheet */ });
+    });
+  }
+  subscribe((changed) => {
+    if (state.page === "join") renderJoin();
+    else if (state.page === "started") renderStarted();
+    else if (state.page === "waiting" && (changed.has("table") || changed.has("hello") || changed.has("page") || changed.size === 0)) renderWaiting();
+  });
+}

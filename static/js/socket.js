@@ -1,0 +1,145 @@
+// The table's WebSocket (docs/protocol.md): connects with the seat's token, reconnects by itself
+// with backoff from the last version seen, and sends actions with a fresh action_id, again with
+// the same id after a reconnect or 8 s of silence. Everything it learns goes into the store.
+
+import { newId, saveSeat } from "./common.js";
+import { state, update, absorbState, myPrompt, promptKey } from "./store.js";
+
+let ws = null;
+let attempt = 0;
+let stopped = false;
+let pingTimer = null;
+let resendOnState = false;
+
+function url() {
+  const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const q = new URLSearchParams();
+  if (state.seat && !state.watchOnly) q.set("token", state.seat.token);
+  if (state.version >= 0) q.set("since", String(state.version));
+  const qs = q.toString();
+  return `${proto}//${window.location.host}/ws/tables/${encodeURIComponent(state.tableId)}${qs ? "?" + qs : ""}`;
+}
+
+function forgetSeat() {
+  // The server does not know this seat token (the table was reset): forget it.
+  saveSeat(state.tableId, null);
+  stopped = true;
+  window.location.reload();
+}
+
+export function connect() {
+  if (stopped || ws) return;
+  const socket = new WebSocket(url());
+  ws = socket;
+  let helloSeen = false;
+  socket.addEventListener("open", () => {
+    attempt = 0;
+    resendOnState = true; // a new socket: an unacknowledged action is sent again
+    update({ offline: false });
+    pingTimer = window.setInterval(() => send({ type: "ping" }), 25000);
+  });
+  socket.addEventListener("message", (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (msg.type === "hello") helloSeen = true;
+    onMessage(msg);
+  });
+  socket.addEventListener("close", (ev) => {
+    window.clearInterval(pingTimer);
+    if (ws !== socket) return;
+    ws = null;
+    if (ev.code === 4404) {
+      stopped = true;
+      update({ page: "notfound" });
+      return;
+    }
+    if (ev.code === 1008 && !helloSeen && state.seat) return forgetSeat();
+    if (ev.code === 1000 && state.seat && state.table && state.table.status === "open") {
+      stopped = true; // we left the table (or were removed)
+      return;
+    }
+    update({ offline: true });
+    const delay = Math.min(5000, 300 * 2 ** attempt++);
+    window.setTimeout(connect, delay);
+  });
+}
+
+export function stop() {
+  stopped = true;
+  if (ws) ws.close(1000);
+}
+
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "hello":
+      update({ hello: msg });
+      break;
+    case "table":
+      update({ table: msg.table });
+      break;
+    case "state":
+      absorbState(msg);
+      settlePending();
+      break;
+    case "ack":
+      if (state.pending && state.pending.action_id === msg.action_id) update({ pending: null });
+      break;
+    case "error":
+      if (msg.code === "invalid_token" || msg.code === "not_seated") return forgetSeat();
+      if (msg.code === "not_found") {
+        stopped = true;
+        update({ page: "notfound" });
+        return;
+      }
+      if (!msg.action_id || (state.pending && state.pending.action_id === msg.action_id)) {
+        update({ pending: null, actionError: msg.message || msg.code });
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+/** Send an action for this seat; the store shows it pending until its ack (or a state that shows
+ *  the prompt answered). */
+export function sendAction(action) {
+  const pending = { action_id: newId(), action, promptKey: promptKey(myPrompt()) };
+  update({ pending, actionError: null });
+  send({ type: "action", action, action_id: pending.action_id });
+  // No answer for a while on an open socket: send it again (the server ignores a repeat).
+  const retry = () => {
+    if (state.pending !== pending) return;
+    send({ type: "action", action, action_id: pending.action_id });
+    window.setTimeout(retry, 8000);
+  };
+  window.setTimeout(retry, 8000);
+}
+
+function settlePending() {
+  // With every new state. The action is settled by its ack; but when the state shows the prompt
+  // answered already (the ack may come second), the panel need not wait for it.
+  const resend = resendOnState;
+  resendOnState = false;
+  if (!state.pending) return;
+  const prompt = myPrompt();
+  if (!prompt || promptKey(prompt) !== state.pending.promptKey) {
+    update({ pending: null }); // only this seat's own action changes its prompt: it was applied
+    return;
+  }
+  if (resend) {
+    // After a reconnect: the same action_id again has no second effect on the server.
+    send({ type: "action", action: state.pending.action, action_id: state.pending.action_id });
+  }
+}

@@ -1,0 +1,116 @@
+// The table page's one shared state. The socket and the buttons put state in (update); renderers
+// subscribe to change events and read it back (state, and the selectors below). Nothing else
+// holds game state: a renderer never reads the socket, the socket never touches the page.
+
+import { t } from "./i18n.js";
+
+const match = /^\/(?:t|replay)\/([^/]+)\/?$/.exec(window.location.pathname);
+const params = new URLSearchParams(window.location.search);
+
+export const state = {
+  tableId: match ? decodeURIComponent(match[1]) : null,
+  watchOnly: params.has("watch"),
+  page: "loading", // loading | notfound | join | started | waiting | game
+  table: null,
+  seat: null, // this browser's seat: {seat, token, name} or null (spectator)
+  hello: null,
+  gameId: null,
+  version: -1,
+  view: null,
+  prompts: [],
+  log: [], // visible events, oldest first
+  pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
+  deadline: null, // ms on this browser's clock when the open sealed round closes, or null
+  actionError: null,
+  offline: false,
+  endDismissed: false,
+  lastReveal: null, // the latest auction with bids, kept until the next one (across turns)
+};
+
+const listeners = new Set();
+
+/** Put state in; every subscriber hears which keys changed. */
+export function update(patch) {
+  Object.assign(state, patch);
+  const changed = new Set(Object.keys(patch));
+  for (const fn of listeners) fn(changed);
+}
+
+/** Listen for changes: fn(changedKeys). Returns the way to stop listening. */
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Everyone renders again (a language switch). */
+export function refreshAll() {
+  update({});
+}
+
+// ---- selectors ----
+
+export function mySeat() {
+  if (state.watchOnly) return null;
+  if (state.hello && typeof state.hello.seat === "number") return state.hello.seat;
+  return state.seat ? state.seat.seat : null;
+}
+
+export function playerInfo(seat) {
+  return (state.table && (state.table.players || []).find((x) => x.seat === seat)) || null;
+}
+
+export function nameOf(seat) {
+  const p = playerInfo(seat);
+  return p && p.name ? p.name : t("seat.n", { n: seat + 1 });
+}
+
+export function myPrompt() {
+  const seat = mySeat();
+  if (seat === null) return null;
+  return state.prompts.find((p) => p.seat === seat && (p.max || p.options)) || null;
+}
+
+export function promptKey(p) {
+  const v = state.view;
+  return p ? `${v ? v.turn : ""}|${v && v.auction ? v.auction.number : ""}|${JSON.stringify(p)}` : null;
+}
+
+export function isOver() {
+  return Boolean(state.view) && state.view.winner !== null && state.view.winner !== undefined;
+}
+
+/** Take a new `state` message in: the log, the view, the prompts, the clock. */
+export function absorbState(msg) {
+  const fresh = msg.events_from === undefined || msg.events_from < state.version || state.version < 0 || msg.resync;
+  const events = Array.isArray(msg.events) ? msg.events : [];
+  const log = fresh ? events.slice() : state.log.concat(
+    events.filter((e) => e.version === undefined || e.version > state.version));
+  let deadline = null;
+  if (typeof msg.deadline === "number") {
+    // When the sealed round closes, on this browser's clock (corrected by the server's clock).
+    const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
+    deadline = (msg.deadline + offset) * 1000;
+  }
+  update({
+    log, version: msg.version, gameId: msg.game_id || state.gameId, view: msg.view,
+    prompts: Array.isArray(msg.prompts) ? msg.prompts : [], deadline,
+    lastReveal: latestReveal(msg.view, log) || state.lastReveal,
+  });
+}
+
+/** The latest auction of the turn with revealed bids, and the events since its reveal. */
+export function latestReveal(view, log) {
+  const records = (view && view.turn_cards) || [];
+  let idx = -1;
+  for (let i = records.length - 1; i >= 0; i--) {
+    if (records[i].bids) { idx = i; break; }
+  }
+  if (idx < 0) return null;
+  let start = -1;
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].type === "bids_revealed") { start = i; break; }
+  }
+  const quiet = ["auction_started", "turn_started", "turn_ended", "special_deck_reshuffled", "bid_submitted", "tiebreak_submitted"];
+  const effects = start < 0 ? [] : log.slice(start + 1).filter((e) => !quiet.includes(e.type)).slice(0, 8);
+  return { turn: view.turn, index: idx, record: records[idx], effects };
+}

@@ -34,6 +34,6 @@ EXPOSE 8000
 # uvicorn stops on SIGTERM: it stops accepting, finishes requests, closes sockets with 1012.
 STOPSIGNAL SIGTERM
 # No curl in slim images: the health check is a Python one-liner against /healthz.
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=3 \
   CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
 CMD ["dragonstones", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.db_command == "upgrade":
             migrate.upgrade(args.revision)
+            # Say where the database now stands (the migrate service's log in compose).
+            migrate.current()
         elif args.db_command == "downgrade":
             migrate.downgrade(args.revision)
         else:
@@ -67,10 +69,13 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(host: str, port: int, log_level: str) -> int:
     import uvicorn
 
+    from app.addresses import serving_lines
     from app.config import get_settings
     from app.main import create_app
 
     settings = get_settings()
+    for line in serving_lines(host, port):
+        print(line, flush=True)
     uvicorn.run(
         create_app(settings),
         host=host,

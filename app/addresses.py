@@ -52,12 +52,12 @@ def serving_lines(
         ]
     if host not in EVERY_INTERFACE:
         return [f"Dragonstones: open http://{host}:{port}"]
-    lines = [f"Dragonstones: open http://127.0.0.1:{port} on this machine."]
     if in_container() if container is None else container:
-        lines.append(
-            "In a container: friends use the host's address and the port published for it."
-        )
-        return lines
+        return [
+            f"Dragonstones: listening on port {port} in a container: open the address and port "
+            "published on the host (docker-compose.yml: http://127.0.0.1:8000 by default)."
+        ]
+    lines = [f"Dragonstones: open http://127.0.0.1:{port} on this machine."]
     lan = lan_addresses() if lan is None else lan
     if lan:
         shared = ", ".join(f"http://{address}:{port}" for address in lan)

@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(host: str, port: int, log_level: str) -> int:
+    import logging
+
     import uvicorn
 
     from app.addresses import serving_lines
@@ -76,7 +78,7 @@ def _serve(host: str, port: int, log_level: str) -> int:
     settings = get_settings()
     for line in serving_lines(host, port):
         print(line, flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
@@ -86,7 +88,17 @@ def _serve(host: str, port: int, log_level: str) -> int:
         # Let open sockets close cleanly (1012) before the process exits.
         timeout_graceful_shutdown=5,
     )
+    # The container's health check asks every few seconds: keep it out of the access log.
+    logging.getLogger("uvicorn.access").addFilter(_NotHealthChecks())
+    uvicorn.Server(config).run()
     return 0
+
+
+class _NotHealthChecks:
+    def filter(self, record: object) -> bool:
+        args = getattr(record, "args", None)
+        # uvicorn's access record: (client, method, path, http version, status).
+        return not (isinstance(args, tuple) and len(args) > 2 and args[2] == "/healthz")
 
 
 def check_record(record: dict[str, Any]) -> tuple[bool, str]:

@@ -32,7 +32,8 @@ from tests.server.harness import (
     wait_game_over,
 )
 
-pytestmark = pytest.mark.docker
+# A cold build on a loaded 2-core machine takes minutes; a cached one, seconds.
+pytestmark = [pytest.mark.docker, pytest.mark.timeout(1200)]
 
 # The person's actions acknowledged before the restart; the next one is in flight during it.
 ACKED_BEFORE_RESTART = 3

@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.db_command == "upgrade":
             migrate.upgrade(args.revision)
+            # Say where the database now stands (the migrate service's log in compose).
+            migrate.current()
         elif args.db_command == "downgrade":
             migrate.downgrade(args.revision)
         else:
@@ -65,14 +67,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(host: str, port: int, log_level: str | None) -> int:
+    import logging
+
     import uvicorn
 
+    from app.addresses import serving_lines
     from app.config import get_settings
     from app.main import create_app
 
     settings = get_settings()
     log_level = settings.log_level = log_level or settings.log_level
-    uvicorn.run(
+    for line in serving_lines(host, port):
+        print(line, flush=True)
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
@@ -83,7 +90,17 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
         timeout_graceful_shutdown=5,
         ws_per_message_deflate=settings.ws_compression,
     )
+    # The container's health check asks every few seconds: keep it out of the access log.
+    logging.getLogger("uvicorn.access").addFilter(_NotHealthChecks())
+    uvicorn.Server(config).run()
     return 0
+
+
+class _NotHealthChecks:
+    def filter(self, record: object) -> bool:
+        args = getattr(record, "args", None)
+        # uvicorn's access record: (client, method, path, http version, status).
+        return not (isinstance(args, tuple) and len(args) > 2 and args[2] == "/healthz")
 
 
 def check_record(record: dict[str, Any]) -> tuple[bool, str]:

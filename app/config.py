@@ -8,13 +8,13 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-import app as _app_pkg
+from app import resources
 
 SQLITE_DEFAULT_FILE = "dragonstones.sqlite3"
 
 
 def default_static_dir() -> Path:
-    return Path(_app_pkg.__file__).resolve().parent.parent / "static"
+    return resources.static_dir()
 
 
 class Settings(BaseSettings):

@@ -8,11 +8,11 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi import FastAPI
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app import errors, logs, migrate, replay
+from app import errors, logs, migrate, readiness, replay
 from app.api import api, pages
 from app.config import Settings, get_settings
 from app.db import Database
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
         queries = Queries(db, hub.online_seats)
         hub.queries = queries
-        app.state.db = db
+        app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub
         app.state.queries = queries
         app.state.lobby = Lobby(db, hub, queries)
@@ -89,27 +89,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Prometheus text: games, sockets, actions, latencies, errors, conflicts."""
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
-    @app.get("/readyz", include_in_schema=False)
-    async def _ready(request: Request) -> JSONResponse:
-        """200 only while the database answers (a load balancer's readiness check)."""
-        db: Database | None = getattr(request.app.state, "db", None)
-        try:
-            if db is None:
-                raise RuntimeError("starting")
-            async with asyncio.timeout(2):
-                async with db.engine.connect() as conn:
-                    await conn.exec_driver_sql("SELECT 1")
-        except Exception as exc:
-            return JSONResponse(
-                {"status": "unavailable", "reason": type(exc).__name__}, status_code=503
-            )
-        return JSONResponse({"status": "ok"})
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)
     app.include_router(replay.router)
+    app.include_router(readiness.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

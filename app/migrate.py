@@ -8,8 +8,8 @@ from alembic import command
 from alembic.config import Config
 
 import app as _app_pkg
-import migrations as _migrations_pkg
 from app.config import Settings, get_settings
+from app.resources import migrations_dir
 
 
 def alembic_config(settings: Settings | None = None) -> Config:
@@ -17,7 +17,7 @@ def alembic_config(settings: Settings | None = None) -> Config:
     settings = settings or get_settings()
     ini = Path(_app_pkg.__file__).resolve().parent / "alembic.ini"
     cfg = Config(str(ini))
-    cfg.set_main_option("script_location", str(Path(_migrations_pkg.__file__).resolve().parent))
+    cfg.set_main_option("script_location", str(migrations_dir()))
     cfg.attributes["database_url"] = settings.resolved_database_url()
     cfg.attributes["skip_logging_config"] = True
     return cfg

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Sets up the virtual environment (if needed) and runs the whole test suite.
+# Sets up .venv with the development tools (if needed) and runs the whole test suite: ruff, mypy,
+# pytest (arguments pass through to pytest: bash scripts/test.sh tests/engine -q).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh dev
 .venv/bin/ruff check .
 .venv/bin/mypy
 exec .venv/bin/pytest "$@"

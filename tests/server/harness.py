@@ -457,7 +457,11 @@ def check_gap_free(client: SeatClient, states: list[Any], raw_events: list[Any])
         if m["type"] != "state":
             continue
         version = m["version"]
-        where = f"seat {seat}, message {i}: state version {version}"
+        where = (
+            f"seat {seat}, message {i}: state version {version}, events_from "
+            f"{m['events_from']}, event versions {[e['version'] for e in m['events']]}; "
+            f"messages before: {[(x['type'], x.get('version')) for x in client.messages[:i]]}"
+        )
         assert version < len(states), f"a version the action log does not have: {where}"
         by_version: dict[int, list[dict[str, Any]]] = {}
         for event in m["events"]:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
 import os
+import pwd
 import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -102,3 +109,87 @@ def server_factory(tmp_path: Path) -> Iterator[object]:
 async def http(shared_server: ServerProcess) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as client:
         yield client
+
+
+class PrivatePostgres:
+    """A throwaway Postgres cluster of one test, run as the `postgres` user on 127.0.0.1 and a
+    free port: a test may stop and start it without touching the machine's shared Postgres."""
+
+    def __init__(self, bindir: Path, root: Path) -> None:
+        self.bindir = bindir
+        self.root = root
+        self.data = root / "data"
+        self.sockets = root / "sockets"
+        self.port = _free_port()
+        self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *args: str, timeout: float = 60) -> None:
+        command = list(args)
+        if os.geteuid() == 0:  # Postgres refuses to run as root
+            command = ["runuser", "-u", "postgres", "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+
+    def init(self) -> None:
+        self.sockets.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres")
+            shutil.chown(self.sockets, "postgres")
+        self._run(
+            str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
+            "--no-sync",
+        )  # fmt: skip
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", options, "-w",
+            "-l", str(self.root / "postgres.log"), "start",
+        )  # fmt: skip
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _postgres_bindir() -> Path | None:
+    found = sorted(
+        Path(p).parent
+        for p in glob.glob("/usr/lib/postgresql/*/bin/initdb")
+        if Path(p).with_name("pg_ctl").exists()
+    )
+    return found[-1] if found else None
+
+
+@pytest.fixture
+def private_pg() -> Iterator[PrivatePostgres]:
+    """A private Postgres cluster (initdb in a temporary directory, trust auth), started; stopped
+    and removed at the end, even when the test fails."""
+    bindir = _postgres_bindir()
+    require_service(bindir is not None, "Postgres server binaries (initdb, pg_ctl) are absent")
+    assert bindir is not None
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            require_service(False, "running as root and there is no postgres user")
+    root = Path(tempfile.mkdtemp(prefix="dragonstones-pg-"))
+    cluster = PrivatePostgres(bindir, root)
+    try:
+        cluster.init()
+        cluster.start()
+        yield cluster
+    finally:
+        if cluster.running():
+            with contextlib.suppress(Exception):
+                cluster.stop("immediate")
+        shutil.rmtree(root, ignore_errors=True)

@@ -394,3 +394,129 @@ def replay_states(record: dict[str, Any]) -> tuple[list[Any], list[list[dict[str
         states.append(state)
         events.append(ev)
     return states, events
+
+
+# -- failover and outage checks ------------------------------------------------------------------
+
+# Error codes that ask the client to send the same action again, with the same action_id.
+RETRY_CODES = frozenset({"conflict", "unavailable"})
+
+
+async def retry_if_asked(client: SeatClient, message: dict[str, Any], pause: float = 0.2) -> bool:
+    """If `message` refused one of this client's actions with a code that asks for a retry, send
+    that action again with the same action_id (after `pause`), as docs/protocol.md tells clients."""
+    action_id = message.get("action_id")
+    if message.get("type") != "error" or message.get("code") not in RETRY_CODES:
+        return False
+    if action_id not in client.sent:
+        return False
+    await asyncio.sleep(pause)
+    client.pending = (action_id, client.sent[action_id])
+    await client.resend_pending()
+    return True
+
+
+def chain_break(client: SeatClient) -> str | None:
+    """The first `state` this socket received that does not continue exactly from the version
+    before it, described (None when every one does). Across all its connections (each begins with
+    `hello`; a reconnection asks `since` = the last version received), each state's `events_from`
+    is the last version received and `resync` is false: no version skipped, repeated, reordered or
+    reset. On one connection every state brings a new version; a reconnection may bring none."""
+    seen: int | None = None
+    new_connection = False
+    for i, m in enumerate(client.messages):
+        if m["type"] == "hello":
+            new_connection = True
+            continue
+        if m["type"] != "state":
+            continue
+        version = m["version"]
+        where = (
+            f"seat {client.seat}, message {i}: state version {version}, "
+            f"events_from {m['events_from']}, resync {m['resync']}; "
+            f"the last version this socket had: {seen}"
+        )
+        if (m["events_from"], m["resync"]) != (-1 if seen is None else seen, False):
+            return f"gap or reset: {where}"
+        if seen is not None and not (version > seen or (new_connection and version == seen)):
+            return f"not in order: {where}"
+        new_connection = False
+        seen = version
+    return None
+
+
+def check_gap_free(client: SeatClient, states: list[Any], raw_events: list[Any]) -> int:
+    """`chain_break` finds nothing, and each state's events are exactly this viewer's events of
+    the versions it covers, and its view the engine's view at its version (states, raw_events:
+    the game replayed from its seed and action log, index = version). Returns the last version
+    received."""
+    assert chain_break(client) is None, chain_break(client)
+    seat = client.seat
+    seen: int | None = None
+    for i, m in enumerate(client.messages):
+        if m["type"] != "state":
+            continue
+        version = m["version"]
+        where = (
+            f"seat {seat}, message {i}: state version {version}, events_from "
+            f"{m['events_from']}, event versions {[e['version'] for e in m['events']]}; "
+            f"messages before: {[(x['type'], x.get('version')) for x in client.messages[:i]]}"
+        )
+        assert version < len(states), f"a version the action log does not have: {where}"
+        by_version: dict[int, list[dict[str, Any]]] = {}
+        for event in m["events"]:
+            by_version.setdefault(event["version"], []).append(
+                {k: v for k, v in event.items() if k != "version"}
+            )
+        for v in range(m["events_from"] + 1, version + 1):
+            assert by_version.pop(v, []) == engine.visible_events(raw_events[v], seat), (
+                f"events of version {v} differ: {where}"
+            )
+        assert by_version == {}, f"events outside (events_from, version]: {where}"
+        assert m["view"] == engine.view(states[version], seat), f"view differs: {where}"
+        seen = version
+    assert seen is not None, f"seat {seat}: no state received"
+    return seen
+
+
+async def check_action_log(
+    db: Database, game_id: str, people: list[SeatClient]
+) -> tuple[list[Any], list[list[dict[str, Any]]]]:
+    """The game's action log in the database: one row per version from 1, gap-free; every
+    acknowledged action_id at its acknowledged version, for its seat, with the action sent; and
+    (every seat being one of `people`) every row acknowledged to its seat. Returns the game replayed
+    from its seed and that log: (states, raw events), index = version."""
+    (game,) = await db_rows(db, "SELECT players, seed FROM games WHERE id = :g", g=game_id)
+    rows = await db_rows(
+        db,
+        "SELECT version, seat, action, action_id FROM actions WHERE game_id = :g ORDER BY version",
+        g=game_id,
+    )
+    assert [r.version for r in rows] == list(range(1, len(rows) + 1)), "the action log has gaps"
+    by_version = {
+        r.version: (
+            r.seat,
+            r.action_id,
+            r.action if isinstance(r.action, dict) else json.loads(r.action),
+        )
+        for r in rows
+    }
+    for client in people:
+        for action_id, version in client.acks.items():
+            assert by_version.get(version) == (client.seat, action_id, client.sent[action_id]), (
+                f"seat {client.seat}: action {action_id} acknowledged at version {version}, "
+                f"the log has {by_version.get(version)}"
+            )
+    acked = {(c.seat, a) for c in people for a in c.acks}
+    unacked = [(r.version, r.seat, r.action_id) for r in rows if (r.seat, r.action_id) not in acked]
+    assert unacked == [], f"actions in the log never acknowledged to their seat: {unacked}"
+    record = {
+        "seats": game.players,
+        "seed": game.seed,
+        "actions": [{"seat": seat, "action": action} for seat, _, action in by_version.values()],
+    }
+    states, raw_events = replay_states(record)
+    assert engine.dumps(states[-1]) == engine.dumps(
+        engine.replay(game.players, int(game.seed), [(s, a) for s, _, a in by_version.values()])
+    )
+    return states, raw_events

@@ -84,6 +84,8 @@ class Room:
             # A game started before the opening was stored: engine.start is deterministic.
             opening = engine.start(players=stored.players, seed=int(stored.seed))[1]
         events = [opening] + [e for _v, _s, _a, e in stored.actions]
+        # events[v] must be version v's: the log is gap-free up to the snapshot's version.
+        assert [v for v, *_ in stored.actions] == list(range(1, stored.version + 1))
         self.game = LiveGame(
             id=stored.id,
             table_id=stored.table_id,

@@ -102,7 +102,9 @@ class GameStore:
             )
             rows = await session.execute(
                 select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
-                .where(ActionRow.game_id == game.id)
+                # Not beyond the snapshot just read: another process may commit meanwhile,
+                # and its actions are caught up from that version on.
+                .where(ActionRow.game_id == game.id, ActionRow.version <= game.version)
                 .order_by(ActionRow.version)
             )
             return StoredGame(

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 
@@ -88,6 +90,22 @@ class ServiceError(Exception):
         return STATUS.get(self.code, 400)
 
 
+# What a database that stopped answering raises, through SQLAlchemy or asyncpg directly.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    SQLAlchemyError,
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+UNAVAILABLE_MESSAGE = "the database does not answer; try again in a moment"
+
+
+def unavailable() -> ServiceError:
+    return ServiceError(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+
+
 def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
     return {"detail": {"code": str(code), "message": message}}
 
@@ -98,6 +116,17 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+
+    async def _database_away(_request: Request, exc: Exception) -> JSONResponse:
+        # Never a 500 for an outage: the client may simply try again.
+        return JSONResponse(
+            error_body(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE),
+            status_code=503,
+            headers={"Retry-After": "1"},
+        )
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _database_away)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

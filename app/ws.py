@@ -20,10 +20,11 @@ from app.connections import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
+    CLOSE_TRY_AGAIN,
     Connection,
     RateLimiter,
 )
-from app.errors import ServiceError
+from app.errors import DATABASE_ERRORS, UNAVAILABLE_MESSAGE, Code, ServiceError
 from app.game.hub import Hub
 from app.game.room import Room
 from app.messages import CLIENT_TYPES, ActionIn, ErrorOut, PingIn, PongOut, client_message
@@ -69,6 +70,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await _refuse(ws, exc.code, exc.message, close_code)
         return
+    except DATABASE_ERRORS:
+        await _refuse(ws, Code.UNAVAILABLE, UNAVAILABLE_MESSAGE, CLOSE_TRY_AGAIN)
+        return
 
     conn = Connection(
         ws=ws,
@@ -82,7 +86,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
-        await room.connect(conn, since)
+        try:
+            await room.connect(conn, since)
+        except DATABASE_ERRORS:
+            conn.send(ErrorOut(code=Code.UNAVAILABLE, message=UNAVAILABLE_MESSAGE))
+            conn.close(CLOSE_TRY_AGAIN, "the database does not answer; reconnect in a moment")
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":

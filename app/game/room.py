@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from app.connections import Connection
-from app.errors import Code, ServiceError
+from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
 from app.game.clock import Clock
 from app.game.outbound import LiveGame, state_frame
@@ -126,20 +126,27 @@ class Room:
         if not by_server and action_id.startswith(SERVER_ID_PREFIX):
             raise ServiceError(Code.INVALID_MESSAGE, "action ids starting with '~' are the server's")
         async with self.locked():
-            game = await self.load()
+            try:
+                game = await self.load()
+                if game is not None and game.stale:
+                    # A commit failed without a clear answer: trust only the database.
+                    await self.catch_up()
+                    game.stale = False
+            except DATABASE_ERRORS:
+                raise unavailable() from None
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
-            if game.stale:
-                # A commit failed without a clear answer: trust only the database.
-                await self.catch_up()
-                game.stale = False
             for _attempt in range(3):
                 ack = await self._try_apply(game, seat, action, action_id, by_server, started)
                 if ack is not None:
                     return ack
                 # Another process committed this version first: catch up and validate again.
                 self.hub.metrics.conflicts.inc()
-                await self.catch_up()
+                try:
+                    await self.catch_up()
+                except DATABASE_ERRORS:
+                    game.stale = True
+                    raise unavailable() from None
             raise ServiceError(Code.CONFLICT, "the game moved on too fast; send the action again")
 
     def _duplicate(self, game: LiveGame, seat: int, action_id: str) -> AckOut | None:
@@ -197,7 +204,11 @@ class Room:
             return None
         except DuplicateActionId:
             # The same seat's action_id was committed by another process a moment ago.
-            await self.catch_up()
+            try:
+                await self.catch_up()
+            except DATABASE_ERRORS:
+                game.stale = True
+                raise unavailable() from None
             return self._duplicate(game, seat, action_id)
         except StoreUnavailable as exc:
             # The action may or may not be committed. The client retries with the same

@@ -10,6 +10,8 @@ SQLite (one process) the same writes run as one Core transaction.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -17,9 +19,10 @@ from typing import Any
 import asyncpg
 import orjson
 from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 
 from app.db import Database
+from app.errors import DATABASE_ERRORS
 from app.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
 
 
@@ -88,6 +91,20 @@ class GameStore:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
 
+    @contextlib.asynccontextmanager
+    async def _pg(self) -> AsyncIterator[Any]:
+        """A pooled connection's asyncpg driver, used directly (no transaction: each statement
+        commits by itself). A connection that failed is never handed out again."""
+        async with self.db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            try:
+                yield raw.driver_connection
+            except asyncpg.UniqueViolationError:
+                raise
+            except BaseException:
+                await conn.invalidate()
+                raise
+
     async def load(self, table_id: str) -> StoredGame | None:
         """The table's game with its whole action log, or None before the start."""
         async with self.db.sessions() as session:
@@ -141,10 +158,7 @@ class GameStore:
                     .order_by(ActionRow.version)
                 )
                 return [(v, s, a, act, e) for v, s, a, act, e in rows]
-        async with self.db.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            pg = raw.driver_connection
-            assert pg is not None
+        async with self._pg() as pg:
             records = await pg.fetch(_PG_SINCE, game_id, after)
         return [
             (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
@@ -196,7 +210,7 @@ class GameStore:
             if "version" in str(getattr(exc, "orig", exc)):
                 raise StaleVersion from None
             raise DuplicateActionId from None
-        except (SQLAlchemyError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except DATABASE_ERRORS as exc:
             raise StoreUnavailable(repr(exc)) from None
 
     async def _commit_pg(
@@ -213,33 +227,23 @@ class GameStore:
         over: bool,
         now: datetime,
     ) -> None:
-        async with self.db.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            pg = raw.driver_connection  # asyncpg: no transaction opened, the statement autocommits
-            assert pg is not None
-            try:
-                committed = await pg.fetchrow(
-                    _PG_COMMIT,
-                    state,
-                    version,
-                    "over" if over else "playing",
-                    winner,
-                    now,
-                    now if over else None,
-                    game_id,
-                    seat,
-                    orjson.dumps(action).decode(),
-                    action_id,
-                    orjson.dumps(events).decode(),
-                    table_id,
-                    self.channel,
-                )
-            except asyncpg.UniqueViolationError:
-                raise
-            except Exception:
-                # The connection may be dead (database restarted): never hand it out again.
-                await conn.invalidate()
-                raise
+        async with self._pg() as pg:
+            committed = await pg.fetchrow(
+                _PG_COMMIT,
+                state,
+                version,
+                "over" if over else "playing",
+                winner,
+                now,
+                now if over else None,
+                game_id,
+                seat,
+                orjson.dumps(action).decode(),
+                action_id,
+                orjson.dumps(events).decode(),
+                table_id,
+                self.channel,
+            )
         if committed is None:  # no row: the guard found another version
             raise StaleVersion
 

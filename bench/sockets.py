@@ -330,6 +330,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         w.ws = await open_ws(server.ws, w.table_id, "127.0.0.1")
     readers = [asyncio.create_task(watch(w, stop)) for w in watchers]
     slow: list[tuple[socket.socket, tuple[str, int]]] = []
+    opened_at: list[float] = []
     loop = asyncio.get_running_loop()
     began = now()
     for i in range(args.sockets):
@@ -338,6 +339,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
             None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
             source_address(i // args.per_address), not args.no_deflate)
         slow.append((s, s.getsockname()))
+        opened_at.append(now())
     open_seconds = now() - began
     rss_before = await settle_rss(pid, 1.5)
     rng = random.Random(args.seed)
@@ -350,6 +352,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     for table_id, _, token in tables.people:
         await lobby.start(table_id, token)
     peak, closed_at, kernel_peak = rss_before, {}, 0
+    since_open: list[float] = []
     samples: list[tuple[float, float]] = []
     games_done_at = None
     deadline, hold_until = started + args.seconds, math.inf
@@ -366,6 +369,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
             for index, (_, name) in enumerate(slow):
                 if index not in closed_at and states.get(name, (0, 0))[0] != 1:
                     closed_at[index] = t - started
+                    since_open.append(t - opened_at[index])
         if games_done_at is None and all(w.over or w.closed is not None for w in watchers):
             games_done_at = t - started
             hold_until = t + args.hold
@@ -408,6 +412,9 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         "slow_closed": len(times), "slow_closed_first_s": times[0] if times else None,
         "slow_closed_median_s": times[len(times) // 2] if times else None,
         "slow_closed_last_s": times[-1] if times else None,
+        "slow_closed_after_open_min_median_max_s": (
+            [min(since_open), sorted(since_open)[len(since_open) // 2], max(since_open)]
+            if since_open else None),
         "slow_closed_by_10s": [sum(1 for x in times if x <= b)
                                for b in range(10, int(samples[-1][0]) + 11, 10)],
         "server_unsent_kib_end": unsent / 1024,
@@ -452,8 +459,12 @@ def print_slow(r: dict[str, Any]) -> None:
     if r["slow_closed"]:
         print(f"  slow sockets the server closed: {r['slow_closed']} of {r['sockets']}: first "
               f"at {r['slow_closed_first_s']:.1f} s, median {r['slow_closed_median_s']:.1f} s, "
-              f"last {r['slow_closed_last_s']:.1f} s after the start; by each 10 s: "
+              f"last {r['slow_closed_last_s']:.1f} s after the games' start; by each 10 s: "
               f"{r['slow_closed_by_10s']}")
+        lo, mid, hi = r["slow_closed_after_open_min_median_max_s"]
+        print(f"    counted from each socket's handshake: min {lo:.1f} s, median {mid:.1f} s, "
+              f"max {hi:.1f} s (uvicorn's keepalive alone closes at ping interval + ping "
+              f"timeout, 20 + 20 s by default)")
     else:
         print(f"  slow sockets the server closed: 0 of {r['sockets']}")
     print(f"  unsent bytes in the server's kernel send queues (not in RSS): peak "

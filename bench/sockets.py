@@ -258,11 +258,20 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     fds_before = fd_count(pid)
     gate = asyncio.Semaphore(50)
 
+    refused: Counter[str] = Counter()
+
     async def open_one(i: int, into: list[Watcher]) -> None:
+        from websockets.exceptions import InvalidHandshake
+
         w = Watcher(tables.ids[i % len(tables.ids)])
         async with gate:
-            w.ws = await open_ws(server.ws, w.table_id, source_address(i // args.per_address),
-                                 deflate=not args.no_deflate)
+            try:
+                w.ws = await open_ws(server.ws, w.table_id,
+                                     source_address(i // args.per_address),
+                                     deflate=not args.no_deflate)
+            except (InvalidHandshake, OSError) as exc:  # a limit of the server, say
+                refused[type(exc).__name__ + ": " + str(exc)[:80]] += 1
+                return
         into.append(w)
 
     async def open_all() -> tuple[list[Watcher], list[asyncio.Task[None]]]:
@@ -284,7 +293,8 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     open_seconds = now() - began
     rss_open = await settle_rss(pid, 3.0)
     fds_open = fd_count(pid)
-    per_socket_kib = (rss_open - rss_before) * 1024 / args.sockets
+    per_socket_kib = (rss_open - rss_before) * 1024 / max(1, len(watchers))
+    closed_early = Counter(str(w.closed) for w in watchers if w.closed is not None)
     await close_all(watchers, readers)
     games_over = None
     if args.activity == "play":  # let the games end, within --seconds
@@ -306,6 +316,8 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     await lobby0.close()
     return {
         "cycles": [[rss_open, rss_closed], *cycles],
+        "connected": len(watchers), "refused": dict(refused),
+        "closed_by_server": dict(closed_early),
         "mode": "idle", "sockets": args.sockets, "tables": args.tables, "seats": args.seats,
         "deflate_offered": not args.no_deflate,
         "activity": args.activity, "open_seconds": open_seconds,
@@ -333,11 +345,16 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     opened_at: list[float] = []
     loop = asyncio.get_running_loop()
     began = now()
+    slow_refused: Counter[str] = Counter()
     for i in range(args.sockets):
         table_id = tables.ids[i % len(tables.ids)]
-        s = await loop.run_in_executor(
-            None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
-            source_address(i // args.per_address), not args.no_deflate)
+        try:
+            s = await loop.run_in_executor(
+                None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
+                source_address(i // args.per_address), not args.no_deflate)
+        except OSError as exc:  # ConnectionError included: a limit of the server, say
+            slow_refused[str(exc)[:80]] += 1
+            continue
         slow.append((s, s.getsockname()))
         opened_at.append(now())
     open_seconds = now() - began
@@ -405,7 +422,8 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         "seats": args.seats, "deflate_offered": not args.no_deflate,
         "open_seconds": open_seconds, "rss_mib_fresh": rss_fresh,
         "rss_mib_tables": rss_tables, "rss_mib_before": rss_before, "rss_mib_peak": peak,
-        "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / args.sockets,
+        "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / max(1, len(slow)),
+        "slow_connected": len(slow), "slow_refused": dict(slow_refused),
         "rss_mib_hwm": status_kib(pid, "VmHWM") / 1024,
         "rss_mib_at_end_of_hold": samples[-1][1], "rss_mib_closed": rss_closed,
         "games_done_after_s": games_done_at, "observed_s": samples[-1][0],
@@ -432,6 +450,9 @@ def print_idle(r: dict[str, Any]) -> None:
           f"{r['rss_mib_before']:.1f} MiB; sockets open {r['rss_mib_open']:.1f} MiB "
           f"(fds {r['server_fds_before']} -> {r['server_fds_open']}; "
           f"{r['frames_per_socket']:.1f} states per socket)")
+    if r["refused"] or r["closed_by_server"]:
+        print(f"  connected {r['connected']} of {r['sockets']}; refused: {r['refused']}; "
+              f"closed by the server while idle (close codes): {r['closed_by_server']}")
     print(f"  per idle socket:         {r['kib_per_socket']:.1f} KiB  (target <= 64 KiB)")
     if r["games_over"] is not None:
         print(f"  games over after close:  {r['games_over']} of {r['tables']}")
@@ -450,6 +471,9 @@ def print_slow(r: dict[str, Any]) -> None:
     done = r["games_done_after_s"]
     print(f"  games over after:        {'not within the run' if done is None else f'{done:.1f} s'}"
           f"; observed {r['observed_s']:.1f} s")
+    if r["slow_refused"]:
+        print(f"  slow sockets connected {r['slow_connected']} of {r['sockets']}; refused: "
+              f"{r['slow_refused']}")
     print(f"  idle cost before the games start: {r['kib_per_idle_slow_socket']:.1f} KiB per slow "
           f"socket (target <= 64 KiB)")
     print(f"  server RSS:              fresh {r['rss_mib_fresh']:.1f} MiB, with sockets "

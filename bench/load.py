@@ -311,10 +311,13 @@ class Client:
                                 local_addr=(source_address(sock.game.n), 0))
 
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
+        sent = now()
         if action_id is None:
             sock.counter += 1
             action_id = f"g{sock.game.n}-{sock.game.gen}-s{sock.seat}-{sock.counter}"
-        sock.pending = (action_id, action, now())
+        elif sock.pending is not None and sock.pending[0] == action_id:
+            sent = sock.pending[2]  # a retry: latencies count from the first try
+        sock.pending = (action_id, action, sent)
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))
 

@@ -649,6 +649,9 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     figures["ref_steady"] = steady
     print(f"  load average (1 min) at start / end: {f['loadavg_start']:.1f} / "
           f"{f['loadavg_end']:.1f} on {os.cpu_count()} CPUs")
+    if max(f["loadavg_start"], f["loadavg_end"]) > (os.cpu_count() or 1):
+        print("  WARNING: the load average is above the CPU count: other work shares the "
+              "machine (its fsyncs slow the commit references too); figures are indicative")
     if not steady:
         print(f"  WARNING: the 1-connection commit rate moved from {rates[0]:.0f} to "
               f"{rates[1]:.0f} tx/s between before and after: the machine is busy and the "

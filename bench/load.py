@@ -730,6 +730,9 @@ def bench(args: argparse.Namespace) -> int:
         report(args, {**combine(before, after), "loadavg_start": loadavg_start}, run)
         ok = True
         return 0
+    except subprocess.TimeoutExpired:
+        print("the load client did not finish in time: stopping everything", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted: stopping the servers and dropping the schema", file=sys.stderr)
         return 130

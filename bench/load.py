@@ -290,6 +290,8 @@ class Client:
         self.socks: set[Sock] = set()
         self.started = 0
         self.all_started = asyncio.Event()
+        self.ready = 0
+        self.go = asyncio.Event()
         self.lobbies: dict[int, Lobby] = {}
 
     def lobby(self, n: int) -> Lobby:
@@ -427,6 +429,12 @@ class Client:
             for sock in game.seats + game.spectators:
                 await self.connect(sock)
                 self.socks.add(sock)
+        if gen == 0:  # the first games start together, so that setting up is not under load
+            self.ready += 1
+            if self.ready == self.cfg["games"]:
+                self.go.set()
+            await self.go.wait()
+        async with setup:
             await lobby.start(game.table_id, game.seats[0].token or "")
         STATS.games_started += 1
         readers = [asyncio.create_task(self.read(s)) for s in game.seats + game.spectators]
@@ -479,7 +487,9 @@ class Client:
         if failed or not self.all_started.is_set():
             self.stop.set()
             raise RuntimeError(f"setting up the games failed: {failed[0].exception()!r}"
-                               if failed else "setting up the games took too long")
+                               if failed else
+                               f"setting up the games took over {cfg['setup_timeout']:.0f} s "
+                               f"({self.ready} of {cfg['games']} ready, {self.started} started)")
         setup_seconds = now() - setup_began
         await asyncio.sleep(cfg["warmup"])
         samples: list[float] = []

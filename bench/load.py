@@ -434,8 +434,10 @@ class Client:
             if self.ready == self.cfg["games"]:
                 self.go.set()
             await self.go.wait()
-        async with setup:
             await lobby.start(game.table_id, game.seats[0].token or "")
+        else:
+            async with setup:
+                await lobby.start(game.table_id, game.seats[0].token or "")
         STATS.games_started += 1
         readers = [asyncio.create_task(self.read(s)) for s in game.seats + game.spectators]
         stopper: asyncio.Task[Any] = asyncio.create_task(self.stop.wait())

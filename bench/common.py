@@ -274,9 +274,13 @@ class Lobby:
     """Lobby calls from one source address; a 429 is waited out (Retry-After), a few times."""
 
     def __init__(self, base: str, address: str) -> None:
+        # No keep-alive: a connection left idle while the other games are set up may be closed
+        # by the server just as the next call goes out ("disconnected without a response").
         self.http = httpx.AsyncClient(
             base_url=base, timeout=60,
-            transport=httpx.AsyncHTTPTransport(local_address=address, retries=2),
+            transport=httpx.AsyncHTTPTransport(
+                local_address=address, retries=2,
+                limits=httpx.Limits(max_keepalive_connections=0)),
         )
 
     async def call(self, method: str, path: str, token: str | None = None,

@@ -271,7 +271,10 @@ def server_env(args: Any, database_url: str, schema: str | None, **extra: str) -
 
 
 class Lobby:
-    """Lobby calls from one source address; a 429 is waited out (Retry-After), a few times."""
+    """Lobby calls from one source address; a 429 is waited out (Retry-After) and a 5xx retried
+    (counted in `Lobby.server_errors`: an overloaded server may answer 500), a few times."""
+
+    server_errors = 0
 
     def __init__(self, base: str, address: str) -> None:
         # No keep-alive: a connection left idle while the other games are set up may be closed
@@ -286,14 +289,23 @@ class Lobby:
     async def call(self, method: str, path: str, token: str | None = None,
                    json: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else None
+        retried = False
         for _ in range(20):
             r = await self.http.request(method, path, json=json, headers=headers)
-            if r.status_code != 429:
-                if r.status_code >= 300:
-                    raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
-                return r.json()
-            await asyncio.sleep(min(5.0, float(r.headers.get("Retry-After", "0.5") or 0.5)))
-        raise RuntimeError(f"{method} {path}: still rate-limited after 20 tries")
+            if r.status_code == 429:
+                await asyncio.sleep(min(5.0, float(r.headers.get("Retry-After", "0.5") or 0.5)))
+                continue
+            if r.status_code >= 500:
+                Lobby.server_errors += 1
+                retried = True
+                await asyncio.sleep(1.0)
+                continue
+            if retried and r.status_code == 409 and path.endswith("/start"):
+                return None  # the failed try had started it after all
+            if r.status_code >= 300:
+                raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
+            return r.json()
+        raise RuntimeError(f"{method} {path}: refused (429/5xx) 20 times; last {r.status_code}")
 
     async def create_table(self, seats: int) -> str:
         return str((await self.call("POST", "/api/tables", json={"seats": seats}))["id"])

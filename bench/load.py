@@ -545,7 +545,7 @@ class Client:
             "games_started": STATS.games_started, "games_finished": STATS.games_finished,
             "duplicates": STATS.duplicates, "errors": dict(STATS.errors),
             "closes": dict(STATS.closes), "reconnects": STATS.reconnects,
-            "resends": STATS.resends,
+            "resends": STATS.resends, "lobby_5xx_retried": Lobby.server_errors,
         }
 
 
@@ -639,7 +639,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
               f"{f['cross_b_first']} reached B first)")
     print(f"  load client:             {f['client_cpu_share'] * 100:.0f}% of a core; "
           f"errors {f['errors'] or 0}, closes {f['closes'] or 0}, "
-          f"reconnects {f['reconnects']}, resends {f['resends']}")
+          f"reconnects {f['reconnects']}, resends {f['resends']}, lobby 5xx retried "
+          f"{f['lobby_5xx_retried']}")
     print("references (same run, servers not running: mean of before and after the load):")
     print(f"  asyncpg jsonb insert+commit, 1 connection:    {one['tx_per_s']:.0f} tx/s, "
           f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}  (before/after: "

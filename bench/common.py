@@ -271,8 +271,9 @@ def server_env(args: Any, database_url: str, schema: str | None, **extra: str) -
 
 
 class Lobby:
-    """Lobby calls from one source address; a 429 is waited out (Retry-After) and a 5xx retried
-    (counted in `Lobby.server_errors`: an overloaded server may answer 500), a few times."""
+    """Lobby calls from one source address; a 429 is waited out (Retry-After), and a 5xx or no
+    answer within the timeout retried (counted in `Lobby.server_errors`: an overloaded server
+    may answer 500 or nothing), a few times."""
 
     server_errors = 0
 
@@ -290,8 +291,14 @@ class Lobby:
                    json: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else None
         retried = False
+        r = None
         for _ in range(20):
-            r = await self.http.request(method, path, json=json, headers=headers)
+            try:
+                r = await self.http.request(method, path, json=json, headers=headers)
+            except (httpx.TimeoutException, httpx.RemoteProtocolError):
+                Lobby.server_errors += 1  # counted with the 5xx: the server did not answer
+                retried = True
+                continue
             if r.status_code == 429:
                 await asyncio.sleep(min(5.0, float(r.headers.get("Retry-After", "0.5") or 0.5)))
                 continue
@@ -305,7 +312,8 @@ class Lobby:
             if r.status_code >= 300:
                 raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
             return r.json()
-        raise RuntimeError(f"{method} {path}: refused (429/5xx) 20 times; last {r.status_code}")
+        last = "no answer" if r is None else r.status_code
+        raise RuntimeError(f"{method} {path}: refused or unanswered 20 times; last {last}")
 
     async def create_table(self, seats: int) -> str:
         return str((await self.call("POST", "/api/tables", json={"seats": seats}))["id"])

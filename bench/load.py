@@ -228,6 +228,7 @@ class Sock:
     pending: tuple[str, dict[str, Any], float] | None = None  # action_id, action, sent at
     refused_at: int | None = None  # version whose prompt was refused: wait for a newer one
     refused_time: float = 0.0
+    last_try: float = 0.0  # when the pending action was last sent (a retry included)
     counter: int = 0
     over: bool = False
 
@@ -320,6 +321,7 @@ class Client:
         elif sock.pending is not None and sock.pending[0] == action_id:
             sent = sock.pending[2]  # a retry: latencies count from the first try
         sock.pending = (action_id, action, sent)
+        sock.last_try = now()
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))
 
@@ -409,7 +411,7 @@ class Client:
                             and t - sock.refused_time > 0.5:
                         sock.refused_at = None
                         await self.act(sock)
-                    elif sock.pending is not None and t - sock.pending[2] > 10:
+                    elif sock.pending is not None and t - sock.last_try > 10:
                         STATS.resends += 1
                         await self.send(sock, sock.pending[1], sock.pending[0])
 

@@ -118,9 +118,9 @@ def cpu_seconds(pids: list[int]) -> float:
     total = 0
     for root in pids:
         for p in descendants(root):
-            with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:
+            with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:  # may be gone
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
+                total += int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
     return total / CLK_TCK
 
 
@@ -179,9 +179,9 @@ class PostgresBackends:
             "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])", ports)
         for row in rows:
             pid = int(row["pid"])
-            cpu = cpu_seconds([pid])
+            cpu = cpu_seconds([pid])  # 0 if it has just exited: the max keeps what was seen
             self.first.setdefault(pid, cpu)
-            self.last[pid] = cpu
+            self.last[pid] = max(self.last.get(pid, cpu), cpu)
 
     def seconds(self) -> float:
         return sum(self.last[p] - self.first[p] for p in self.last)

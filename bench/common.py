@@ -118,9 +118,9 @@ def cpu_seconds(pids: list[int]) -> float:
     total = 0
     for root in pids:
         for p in descendants(root):
-            with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:
+            with contextlib.suppress(OSError), open(f"/proc/{p}/stat") as f:  # may be gone
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
+                total += int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
     return total / CLK_TCK
 
 
@@ -179,9 +179,9 @@ class PostgresBackends:
             "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])", ports)
         for row in rows:
             pid = int(row["pid"])
-            cpu = cpu_seconds([pid])
+            cpu = cpu_seconds([pid])  # 0 if it has just exited: the max keeps what was seen
             self.first.setdefault(pid, cpu)
-            self.last[pid] = cpu
+            self.last[pid] = max(self.last.get(pid, cpu), cpu)
 
     def seconds(self) -> float:
         return sum(self.last[p] - self.first[p] for p in self.last)
@@ -271,25 +271,49 @@ def server_env(args: Any, database_url: str, schema: str | None, **extra: str) -
 
 
 class Lobby:
-    """Lobby calls from one source address; a 429 is waited out (Retry-After), a few times."""
+    """Lobby calls from one source address; a 429 is waited out (Retry-After), and a 5xx or no
+    answer within the timeout retried (counted in `Lobby.server_errors`: an overloaded server
+    may answer 500 or nothing), a few times."""
+
+    server_errors = 0
 
     def __init__(self, base: str, address: str) -> None:
+        # No keep-alive: a connection left idle while the other games are set up may be closed
+        # by the server just as the next call goes out ("disconnected without a response").
         self.http = httpx.AsyncClient(
             base_url=base, timeout=60,
-            transport=httpx.AsyncHTTPTransport(local_address=address, retries=2),
+            transport=httpx.AsyncHTTPTransport(
+                local_address=address, retries=2,
+                limits=httpx.Limits(max_keepalive_connections=0)),
         )
 
     async def call(self, method: str, path: str, token: str | None = None,
                    json: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else None
+        retried = False
+        r = None
         for _ in range(20):
-            r = await self.http.request(method, path, json=json, headers=headers)
-            if r.status_code != 429:
-                if r.status_code >= 300:
-                    raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
-                return r.json()
-            await asyncio.sleep(min(5.0, float(r.headers.get("Retry-After", "0.5") or 0.5)))
-        raise RuntimeError(f"{method} {path}: still rate-limited after 20 tries")
+            try:
+                r = await self.http.request(method, path, json=json, headers=headers)
+            except (httpx.TimeoutException, httpx.RemoteProtocolError):
+                Lobby.server_errors += 1  # counted with the 5xx: the server did not answer
+                retried = True
+                continue
+            if r.status_code == 429:
+                await asyncio.sleep(min(5.0, float(r.headers.get("Retry-After", "0.5") or 0.5)))
+                continue
+            if r.status_code >= 500:
+                Lobby.server_errors += 1
+                retried = True
+                await asyncio.sleep(1.0)
+                continue
+            if retried and r.status_code == 409 and path.endswith("/start"):
+                return None  # the failed try had started it after all
+            if r.status_code >= 300:
+                raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
+            return r.json()
+        last = "no answer" if r is None else r.status_code
+        raise RuntimeError(f"{method} {path}: refused or unanswered 20 times; last {last}")
 
     async def create_table(self, seats: int) -> str:
         return str((await self.call("POST", "/api/tables", json={"seats": seats}))["id"])

@@ -228,6 +228,7 @@ class Sock:
     pending: tuple[str, dict[str, Any], float] | None = None  # action_id, action, sent at
     refused_at: int | None = None  # version whose prompt was refused: wait for a newer one
     refused_time: float = 0.0
+    last_try: float = 0.0  # when the pending action was last sent (a retry included)
     counter: int = 0
     over: bool = False
 
@@ -290,6 +291,8 @@ class Client:
         self.socks: set[Sock] = set()
         self.started = 0
         self.all_started = asyncio.Event()
+        self.ready = 0
+        self.go = asyncio.Event()
         self.lobbies: dict[int, Lobby] = {}
 
     def lobby(self, n: int) -> Lobby:
@@ -311,10 +314,14 @@ class Client:
                                 local_addr=(source_address(sock.game.n), 0))
 
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
+        sent = now()
         if action_id is None:
             sock.counter += 1
             action_id = f"g{sock.game.n}-{sock.game.gen}-s{sock.seat}-{sock.counter}"
-        sock.pending = (action_id, action, now())
+        elif sock.pending is not None and sock.pending[0] == action_id:
+            sent = sock.pending[2]  # a retry: latencies count from the first try
+        sock.pending = (action_id, action, sent)
+        sock.last_try = now()
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))
 
@@ -404,7 +411,7 @@ class Client:
                             and t - sock.refused_time > 0.5:
                         sock.refused_at = None
                         await self.act(sock)
-                    elif sock.pending is not None and t - sock.pending[2] > 10:
+                    elif sock.pending is not None and t - sock.last_try > 10:
                         STATS.resends += 1
                         await self.send(sock, sock.pending[1], sock.pending[0])
 
@@ -424,7 +431,15 @@ class Client:
             for sock in game.seats + game.spectators:
                 await self.connect(sock)
                 self.socks.add(sock)
+        if gen == 0:  # the first games start together, so that setting up is not under load
+            self.ready += 1
+            if self.ready == self.cfg["games"]:
+                self.go.set()
+            await self.go.wait()
             await lobby.start(game.table_id, game.seats[0].token or "")
+        else:
+            async with setup:
+                await lobby.start(game.table_id, game.seats[0].token or "")
         STATS.games_started += 1
         readers = [asyncio.create_task(self.read(s)) for s in game.seats + game.spectators]
         stopper: asyncio.Task[Any] = asyncio.create_task(self.stop.wait())
@@ -476,7 +491,9 @@ class Client:
         if failed or not self.all_started.is_set():
             self.stop.set()
             raise RuntimeError(f"setting up the games failed: {failed[0].exception()!r}"
-                               if failed else "setting up the games took too long")
+                               if failed else
+                               f"setting up the games took over {cfg['setup_timeout']:.0f} s "
+                               f"({self.ready} of {cfg['games']} ready, {self.started} started)")
         setup_seconds = now() - setup_began
         await asyncio.sleep(cfg["warmup"])
         samples: list[float] = []
@@ -530,7 +547,7 @@ class Client:
             "games_started": STATS.games_started, "games_finished": STATS.games_finished,
             "duplicates": STATS.duplicates, "errors": dict(STATS.errors),
             "closes": dict(STATS.closes), "reconnects": STATS.reconnects,
-            "resends": STATS.resends,
+            "resends": STATS.resends, "lobby_5xx_retried": Lobby.server_errors,
         }
 
 
@@ -624,7 +641,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
               f"{f['cross_b_first']} reached B first)")
     print(f"  load client:             {f['client_cpu_share'] * 100:.0f}% of a core; "
           f"errors {f['errors'] or 0}, closes {f['closes'] or 0}, "
-          f"reconnects {f['reconnects']}, resends {f['resends']}")
+          f"reconnects {f['reconnects']}, resends {f['resends']}, lobby 5xx retried "
+          f"{f['lobby_5xx_retried']}")
     print("references (same run, servers not running: mean of before and after the load):")
     print(f"  asyncpg jsonb insert+commit, 1 connection:    {one['tx_per_s']:.0f} tx/s, "
           f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}  (before/after: "
@@ -646,6 +664,9 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     figures["ref_steady"] = steady
     print(f"  load average (1 min) at start / end: {f['loadavg_start']:.1f} / "
           f"{f['loadavg_end']:.1f} on {os.cpu_count()} CPUs")
+    if max(f["loadavg_start"], f["loadavg_end"]) > (os.cpu_count() or 1):
+        print("  WARNING: the load average is above the CPU count: other work shares the "
+              "machine (its fsyncs slow the commit references too); figures are indicative")
     if not steady:
         print(f"  WARNING: the 1-connection commit rate moved from {rates[0]:.0f} to "
               f"{rates[1]:.0f} tx/s between before and after: the machine is busy and the "
@@ -724,6 +745,9 @@ def bench(args: argparse.Namespace) -> int:
         report(args, {**combine(before, after), "loadavg_start": loadavg_start}, run)
         ok = True
         return 0
+    except subprocess.TimeoutExpired:
+        print("the load client did not finish in time: stopping everything", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted: stopping the servers and dropping the schema", file=sys.stderr)
         return 130

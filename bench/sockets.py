@@ -258,11 +258,20 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     fds_before = fd_count(pid)
     gate = asyncio.Semaphore(50)
 
+    refused: Counter[str] = Counter()
+
     async def open_one(i: int, into: list[Watcher]) -> None:
+        from websockets.exceptions import InvalidHandshake
+
         w = Watcher(tables.ids[i % len(tables.ids)])
         async with gate:
-            w.ws = await open_ws(server.ws, w.table_id, source_address(i // args.per_address),
-                                 deflate=not args.no_deflate)
+            try:
+                w.ws = await open_ws(server.ws, w.table_id,
+                                     source_address(i // args.per_address),
+                                     deflate=not args.no_deflate)
+            except (InvalidHandshake, OSError) as exc:  # a limit of the server, say
+                refused[type(exc).__name__ + ": " + str(exc)[:80]] += 1
+                return
         into.append(w)
 
     async def open_all() -> tuple[list[Watcher], list[asyncio.Task[None]]]:
@@ -284,7 +293,8 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     open_seconds = now() - began
     rss_open = await settle_rss(pid, 3.0)
     fds_open = fd_count(pid)
-    per_socket_kib = (rss_open - rss_before) * 1024 / args.sockets
+    per_socket_kib = (rss_open - rss_before) * 1024 / max(1, len(watchers))
+    closed_early = Counter(str(w.closed) for w in watchers if w.closed is not None)
     await close_all(watchers, readers)
     games_over = None
     if args.activity == "play":  # let the games end, within --seconds
@@ -306,6 +316,8 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     await lobby0.close()
     return {
         "cycles": [[rss_open, rss_closed], *cycles],
+        "connected": len(watchers), "refused": dict(refused),
+        "closed_by_server": dict(closed_early),
         "mode": "idle", "sockets": args.sockets, "tables": args.tables, "seats": args.seats,
         "deflate_offered": not args.no_deflate,
         "activity": args.activity, "open_seconds": open_seconds,
@@ -330,14 +342,21 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         w.ws = await open_ws(server.ws, w.table_id, "127.0.0.1")
     readers = [asyncio.create_task(watch(w, stop)) for w in watchers]
     slow: list[tuple[socket.socket, tuple[str, int]]] = []
+    opened_at: list[float] = []
     loop = asyncio.get_running_loop()
     began = now()
+    slow_refused: Counter[str] = Counter()
     for i in range(args.sockets):
         table_id = tables.ids[i % len(tables.ids)]
-        s = await loop.run_in_executor(
-            None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
-            source_address(i // args.per_address), not args.no_deflate)
+        try:
+            s = await loop.run_in_executor(
+                None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
+                source_address(i // args.per_address), not args.no_deflate)
+        except OSError as exc:  # ConnectionError included: a limit of the server, say
+            slow_refused[str(exc)[:80]] += 1
+            continue
         slow.append((s, s.getsockname()))
+        opened_at.append(now())
     open_seconds = now() - began
     rss_before = await settle_rss(pid, 1.5)
     rng = random.Random(args.seed)
@@ -350,6 +369,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     for table_id, _, token in tables.people:
         await lobby.start(table_id, token)
     peak, closed_at, kernel_peak = rss_before, {}, 0
+    since_open: list[float] = []
     samples: list[tuple[float, float]] = []
     games_done_at = None
     deadline, hold_until = started + args.seconds, math.inf
@@ -366,6 +386,7 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
             for index, (_, name) in enumerate(slow):
                 if index not in closed_at and states.get(name, (0, 0))[0] != 1:
                     closed_at[index] = t - started
+                    since_open.append(t - opened_at[index])
         if games_done_at is None and all(w.over or w.closed is not None for w in watchers):
             games_done_at = t - started
             hold_until = t + args.hold
@@ -401,13 +422,17 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         "seats": args.seats, "deflate_offered": not args.no_deflate,
         "open_seconds": open_seconds, "rss_mib_fresh": rss_fresh,
         "rss_mib_tables": rss_tables, "rss_mib_before": rss_before, "rss_mib_peak": peak,
-        "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / args.sockets,
+        "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / max(1, len(slow)),
+        "slow_connected": len(slow), "slow_refused": dict(slow_refused),
         "rss_mib_hwm": status_kib(pid, "VmHWM") / 1024,
         "rss_mib_at_end_of_hold": samples[-1][1], "rss_mib_closed": rss_closed,
         "games_done_after_s": games_done_at, "observed_s": samples[-1][0],
         "slow_closed": len(times), "slow_closed_first_s": times[0] if times else None,
         "slow_closed_median_s": times[len(times) // 2] if times else None,
         "slow_closed_last_s": times[-1] if times else None,
+        "slow_closed_after_open_min_median_max_s": (
+            [min(since_open), sorted(since_open)[len(since_open) // 2], max(since_open)]
+            if since_open else None),
         "slow_closed_by_10s": [sum(1 for x in times if x <= b)
                                for b in range(10, int(samples[-1][0]) + 11, 10)],
         "server_unsent_kib_end": unsent / 1024,
@@ -425,6 +450,9 @@ def print_idle(r: dict[str, Any]) -> None:
           f"{r['rss_mib_before']:.1f} MiB; sockets open {r['rss_mib_open']:.1f} MiB "
           f"(fds {r['server_fds_before']} -> {r['server_fds_open']}; "
           f"{r['frames_per_socket']:.1f} states per socket)")
+    if r["refused"] or r["closed_by_server"]:
+        print(f"  connected {r['connected']} of {r['sockets']}; refused: {r['refused']}; "
+              f"closed by the server while idle (close codes): {r['closed_by_server']}")
     print(f"  per idle socket:         {r['kib_per_socket']:.1f} KiB  (target <= 64 KiB)")
     if r["games_over"] is not None:
         print(f"  games over after close:  {r['games_over']} of {r['tables']}")
@@ -443,6 +471,9 @@ def print_slow(r: dict[str, Any]) -> None:
     done = r["games_done_after_s"]
     print(f"  games over after:        {'not within the run' if done is None else f'{done:.1f} s'}"
           f"; observed {r['observed_s']:.1f} s")
+    if r["slow_refused"]:
+        print(f"  slow sockets connected {r['slow_connected']} of {r['sockets']}; refused: "
+              f"{r['slow_refused']}")
     print(f"  idle cost before the games start: {r['kib_per_idle_slow_socket']:.1f} KiB per slow "
           f"socket (target <= 64 KiB)")
     print(f"  server RSS:              fresh {r['rss_mib_fresh']:.1f} MiB, with sockets "
@@ -452,8 +483,12 @@ def print_slow(r: dict[str, Any]) -> None:
     if r["slow_closed"]:
         print(f"  slow sockets the server closed: {r['slow_closed']} of {r['sockets']}: first "
               f"at {r['slow_closed_first_s']:.1f} s, median {r['slow_closed_median_s']:.1f} s, "
-              f"last {r['slow_closed_last_s']:.1f} s after the start; by each 10 s: "
+              f"last {r['slow_closed_last_s']:.1f} s after the games' start; by each 10 s: "
               f"{r['slow_closed_by_10s']}")
+        lo, mid, hi = r["slow_closed_after_open_min_median_max_s"]
+        print(f"    counted from each socket's handshake: min {lo:.1f} s, median {mid:.1f} s, "
+              f"max {hi:.1f} s (uvicorn's keepalive alone closes at ping interval + ping "
+              f"timeout, 20 + 20 s by default)")
     else:
         print(f"  slow sockets the server closed: 0 of {r['sockets']}")
     print(f"  unsent bytes in the server's kernel send queues (not in RSS): peak "

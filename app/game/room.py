@@ -22,7 +22,7 @@ from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
 from app.game.clock import Clock
 from app.game.outbound import LiveGame, state_frame
-from app.game.store import DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
+from app.game.store import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
 from app.messages import AckOut, HelloOut, TableMsg
 from app.schemas import TableOut
 
@@ -189,16 +189,18 @@ class Room:
         commit_started = time.perf_counter()
         try:
             await self.hub.store.commit(
-                game_id=game.id,
-                table_id=self.table_id,
-                version=version,
-                seat=seat,
-                action=action,
-                action_id=action_id,
-                events=events,
-                state=engine.dumps(new_state),
-                winner=engine.winner(new_state),
-                over=over,
+                Commit(
+                    game_id=game.id,
+                    table_id=self.table_id,
+                    version=version,
+                    seat=seat,
+                    action=action,
+                    action_id=action_id,
+                    events=events,
+                    state=engine.dumps(new_state),
+                    winner=engine.winner(new_state),
+                    over=over,
+                )
             )
         except StaleVersion:
             return None

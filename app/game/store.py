@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -54,6 +54,27 @@ class StoredGame:
     bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed)
     # One entry per version after 0: (version, seat, action_id, raw events).
     actions: list[tuple[int, int, str, list[dict[str, Any]]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One action to commit: the game moves from `version - 1` to `version`."""
+
+    game_id: str
+    table_id: str
+    version: int
+    seat: int
+    action: dict[str, Any]
+    action_id: str
+    events: list[dict[str, Any]]
+    state: str  # engine.dumps of the new state
+    winner: int | None
+    over: bool
+    now: datetime = field(default_factory=utcnow)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.over else "playing"
 
 
 # One statement, one round trip: guarded update, append, close the table, notify.
@@ -178,34 +199,14 @@ class GameStore:
                 await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing"))
             )
 
-    async def commit(
-        self,
-        *,
-        game_id: str,
-        table_id: str,
-        version: int,
-        seat: int,
-        action: dict[str, Any],
-        action_id: str,
-        events: list[dict[str, Any]],
-        state: str,
-        winner: int | None,
-        over: bool,
-    ) -> None:
-        """Commit `version` (the game must be at `version - 1`): raises StaleVersion,
+    async def commit(self, c: Commit) -> None:
+        """Commit `c.version` (the game must be at `c.version - 1`): raises StaleVersion,
         DuplicateActionId or StoreUnavailable; returns only once the action is durable."""
-        now = utcnow()
         try:
             if self.db.sqlite:
-                await self._commit_sqlite(
-                    game_id, table_id, version, seat, action, action_id, events, state, winner,
-                    over, now,
-                )
+                await self._commit_sqlite(c)
             else:
-                await self._commit_pg(
-                    game_id, table_id, version, seat, action, action_id, events, state, winner,
-                    over, now,
-                )
+                await self._commit_pg(c)
         except (IntegrityError, asyncpg.UniqueViolationError) as exc:
             if "version" in str(getattr(exc, "orig", exc)):
                 raise StaleVersion from None
@@ -213,83 +214,57 @@ class GameStore:
         except DATABASE_ERRORS as exc:
             raise StoreUnavailable(repr(exc)) from None
 
-    async def _commit_pg(
-        self,
-        game_id: str,
-        table_id: str,
-        version: int,
-        seat: int,
-        action: dict[str, Any],
-        action_id: str,
-        events: list[dict[str, Any]],
-        state: str,
-        winner: int | None,
-        over: bool,
-        now: datetime,
-    ) -> None:
+    async def _commit_pg(self, c: Commit) -> None:
         async with self._pg() as pg:
             committed = await pg.fetchrow(
                 _PG_COMMIT,
-                state,
-                version,
-                "over" if over else "playing",
-                winner,
-                now,
-                now if over else None,
-                game_id,
-                seat,
-                orjson.dumps(action).decode(),
-                action_id,
-                orjson.dumps(events).decode(),
-                table_id,
+                c.state,
+                c.version,
+                c.status,
+                c.winner,
+                c.now,
+                c.now if c.over else None,
+                c.game_id,
+                c.seat,
+                orjson.dumps(c.action).decode(),
+                c.action_id,
+                orjson.dumps(c.events).decode(),
+                c.table_id,
                 self.channel,
             )
         if committed is None:  # no row: the guard found another version
             raise StaleVersion
 
-    async def _commit_sqlite(
-        self,
-        game_id: str,
-        table_id: str,
-        version: int,
-        seat: int,
-        action: dict[str, Any],
-        action_id: str,
-        events: list[dict[str, Any]],
-        state: str,
-        winner: int | None,
-        over: bool,
-        now: datetime,
-    ) -> None:
+    async def _commit_sqlite(self, c: Commit) -> None:
         async with self.db.write_core() as conn:
             result = await conn.execute(
                 update(GameRow)
-                .where(GameRow.id == game_id, GameRow.version == version - 1)
+                .where(GameRow.id == c.game_id, GameRow.version == c.version - 1)
                 .values(
-                    state=state,
-                    version=version,
-                    status="over" if over else "playing",
-                    winner=winner,
-                    updated_at=now,
-                    finished_at=now if over else None,
+                    state=c.state,
+                    version=c.version,
+                    status=c.status,
+                    winner=c.winner,
+                    updated_at=c.now,
+                    finished_at=c.now if c.over else None,
                 )
             )
             if result.rowcount != 1:
                 raise StaleVersion  # rolls the transaction back
             await conn.execute(
                 insert(ActionRow).values(
-                    game_id=game_id,
-                    version=version,
-                    seat=seat,
-                    action=action,
-                    action_id=action_id,
-                    events=events,
-                    created_at=now,
+                    game_id=c.game_id,
+                    version=c.version,
+                    seat=c.seat,
+                    action=c.action,
+                    action_id=c.action_id,
+                    events=c.events,
+                    created_at=c.now,
                 )
             )
-            if over:
+            if c.over:
                 await conn.execute(
                     update(TableRow)
-                    .where(TableRow.id == table_id)
-                    .values(status="over", updated_at=now)
+                    .where(TableRow.id == c.table_id)
+                    .values(status="over", updated_at=c.now)
                 )

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 
 class Code(StrEnum):
@@ -49,6 +50,7 @@ class Code(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
+    TOO_MANY_SOCKETS = "too_many_sockets"
 
 
 STATUS: dict[str, int] = {
@@ -67,6 +69,7 @@ STATUS: dict[str, int] = {
     Code.NAME_TAKEN: 409,
     Code.CONFLICT: 409,
     Code.DUPLICATE_ACTION_ID: 409,
+    Code.RATE_LIMITED: 429,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
 }
@@ -107,9 +110,24 @@ def install(app: FastAPI) -> None:
         return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail: object = exc.detail
         if not isinstance(detail, dict):
             code = _FRAMEWORK_CODES.get(exc.status_code, Code.HTTP_ERROR)
             detail = {"code": str(code), "message": str(exc.detail)}
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(app, request))}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route serves at this path (the framework names only the first
+    route's: `OPTIONS /api/tables` would say POST and forget GET)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        match, _child = route.matches({**request.scope, "method": "GET"})
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    return sorted(methods, key=lambda m: order.index(m) if m in order else len(order))

@@ -80,6 +80,9 @@ def _serve(host: str, port: int, log_level: str) -> int:
         ws_max_size=max(65536, settings.max_message_bytes * 4),
         # Let open sockets close cleanly (1012) before the process exits.
         timeout_graceful_shutdown=5,
+        # The client address is the TCP peer's; X-Forwarded-For is read only from the proxies
+        # of TRUSTED_PROXIES (app.ratelimit), never from any local peer as uvicorn would.
+        proxy_headers=False,
     )
     return 0
 

@@ -21,6 +21,7 @@ from app.game.store import GameStore
 from app.limits import BodyLimit
 from app.lobby import Lobby
 from app.queries import Queries
+from app.ratelimit import HttpRateLimit
 from app.ws import router as ws_router
 
 log = logging.getLogger("dragonstones")
@@ -56,7 +57,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings)
         channel = channel_for(settings.database_schema)
         hub = Hub(settings, GameStore(db, channel), _bus(settings, db, channel), None)  # type: ignore[arg-type]
-        queries = Queries(db, hub.online_seats)
+        queries = Queries(
+            db,
+            hub.online_seats,
+            idle_minutes=settings.table_idle_minutes,
+            online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
+        )
         hub.queries = queries
         app.state.hub = hub
         app.state.queries = queries
@@ -77,6 +83,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     errors.install(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    # Outermost: a flood is refused before its body is read.
+    app.add_middleware(
+        HttpRateLimit,
+        rate=settings.http_rate_per_second,
+        burst=settings.http_rate_burst,
+        trusted_proxies=settings.trusted_proxies,
+    )
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)

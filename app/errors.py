@@ -124,10 +124,11 @@ def install(app: FastAPI) -> None:
 def allowed_methods(app: FastAPI, request: Request) -> list[str]:
     """Every method some route serves at this path (the framework names only the first
     route's: `OPTIONS /api/tables` would say POST and forget GET)."""
-    methods: set[str] = set()
-    for route in app.router.routes:
-        match, _child = route.matches({**request.scope, "method": "GET"})
-        if match != Match.NONE:
-            methods |= set(getattr(route, "methods", None) or ())
-    order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-    return sorted(methods, key=lambda m: order.index(m) if m in order else len(order))
+    return [
+        method
+        for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL
+            for route in app.router.routes
+        )
+    ]

@@ -29,7 +29,8 @@ def normalise(value: str, max_length: int = 64) -> str:
         raise ValueError("the name holds control or invisible characters")
     out: list[str] = []
     marks = 0
-    for ch in text:
+    # Counted on the decomposed form: "é" is e + one mark, whichever way it was typed.
+    for ch in unicodedata.normalize("NFD", text):
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
             if not out:
                 raise ValueError("the name starts with a combining mark")

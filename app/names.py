@@ -15,9 +15,12 @@ import unicodedata
 MAX_MARKS = 2
 # The bots' names ("Bot 3"), compared on the key below: any case, width or spacing.
 BOT_NAME = re.compile(r"bot\s*[0-9]+")
-# For the OpenAPI schema (ECMAScript syntax): printable characters, not blank. The server's rule
-# (normalise) is stricter: format characters and too many combining marks are refused or cut.
-PRINTABLE_PATTERN = r"^(?!\s*$)[^\u0000-\u001f\u007f-\u009f]+$"
+# For the OpenAPI schema (a regex without Unicode classes): not blank, not a bot's name, no
+# control characters. The server's rule (normalise) is stricter beyond ASCII: invisible (format)
+# characters are refused and extra combining marks cut, which this dialect cannot express.
+PRINTABLE_PATTERN = (
+    r"^(?!\s*[Bb][Oo][Tt]\s*[0-9]+\s*$)(?!\s*$)[^\u0000-\u001f\u007f-\u009f]+$"
+)
 
 
 def normalise(value: str, max_length: int = 64) -> str:

@@ -30,14 +30,13 @@ class ErrorResponse(BaseModel):
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    # Strict: `"public": 0.0` or `"seats": 3.5` is a mistake, not a value to guess.
-    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, strict=True, description="3 to 6 players")
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
+    # Strict: `"public": 0.0` or `"public": "no"` is a mistake, not a boolean to guess.
     public: StrictBool = Field(
         True, description="listed in the lobby; private tables join by invite link"
     )
     turn_seconds: int | None = Field(
         None,
-        strict=True,
         ge=1,
         le=3600,
         description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
@@ -69,7 +68,6 @@ class QuickPlay(JoinTable):
         None,
         ge=MIN_SEATS,
         le=MAX_SEATS,
-        strict=True,
         description="the table size wanted: preferred among open tables, and the size of a new "
         "one (default 4)",
     )
@@ -78,7 +76,7 @@ class QuickPlay(JoinTable):
 class AddBots(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    count: int = Field(ge=1, le=MAX_SEATS - 1, strict=True)
+    count: int = Field(ge=1, le=MAX_SEATS - 1)
     kind: BotKind = "heuristic"
 
 

@@ -1,4 +1,5 @@
-"""Keep seat tokens out of the logs: sockets carry them in the query string."""
+"""The server's logging: its own lines printed once, through one handler; seat tokens kept out
+(sockets carry them in the query string)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,20 @@ def install() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideTokens) for f in logger.filters):
             logger.addFilter(HideTokens())
+    # The server's own lines go through one handler of their own, at uvicorn's level, and do not
+    # propagate: a second handler up the tree (the root's, set by a logging config, Alembic's
+    # fileConfig or an embedding application) would print every line twice. Without a handler
+    # they went to Python's last resort, which drops everything under WARNING.
+    ours = logging.getLogger("dragonstones")
+    if not any(isinstance(h, _OurHandler) for h in ours.handlers):
+        handler = _OurHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)-8s [%(name)s] %(message)s"))
+        # On the handler: a logger's filters do not see its children's records.
+        handler.addFilter(HideTokens())
+        ours.addHandler(handler)
+    ours.setLevel(logging.getLogger("uvicorn").getEffectiveLevel())
+    ours.propagate = False
+
+
+class _OurHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """stderr, like uvicorn's own lines."""

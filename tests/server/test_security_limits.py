@@ -74,6 +74,9 @@ async def test_sockets_per_address_are_limited_and_freed(
     assert await _admitted(again)
     for ws in [*held, other, again]:
         await ws.close()
+    # Each refusal is logged, once (not twice through two handlers, not dropped).
+    refusals = [line for line in server.log().splitlines() if "refused: at most 4 sockets" in line]
+    assert len(refusals) == 2, refusals
 
 
 async def test_spectators_per_table_and_sockets_per_process_are_limited(

@@ -8,13 +8,23 @@ pass through unchanged and answer 400.
 
 from __future__ import annotations
 
+import logging
 from enum import StrEnum
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+
+log = logging.getLogger("dragonstones.errors")
+
+
+def _short(exc: BaseException) -> str:
+    """One line about a failure, for the log (no traceback: an outage is not a bug)."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
 
 
 class Code(StrEnum):
@@ -91,6 +101,15 @@ class ServiceError(Exception):
         return STATUS.get(self.code, 400)
 
 
+# The database (or the network to it) failing: the request may be retried, nothing is known
+# to have changed. Answered 503 `unavailable`, never 500 with a traceback.
+OUTAGES: tuple[type[Exception], ...] = (DBAPIError, SQLAlchemyTimeoutError, OSError)
+
+
+def is_outage(exc: BaseException) -> bool:
+    return isinstance(exc, OUTAGES)
+
+
 def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
     return {"detail": {"code": str(code), "message": message}}
 
@@ -108,6 +127,17 @@ def install(app: FastAPI) -> None:
             f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
         )
         return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
+
+    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable: %s", _short(exc))
+        return JSONResponse(
+            error_body(Code.UNAVAILABLE, "the database did not answer; try again shortly"),
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+
+    for kind in OUTAGES:
+        app.add_exception_handler(kind, _outage)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -22,10 +22,11 @@ from app.connections import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
+    CLOSE_TRY_AGAIN,
     Connection,
     RateLimiter,
 )
-from app.errors import Code, ServiceError
+from app.errors import Code, ServiceError, is_outage
 from app.game.hub import Hub
 from app.game.room import Room
 from app.messages import CLIENT_TYPES, ActionIn, ErrorOut, PingIn, PongOut, client_message
@@ -108,6 +109,13 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await _refuse(ws, exc.code, exc.message, close_code)
         return
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        log.warning("socket of table %s refused, database unavailable: %r", table_id, exc)
+        await _refuse(ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly",
+                      CLOSE_TRY_AGAIN)
+        return
 
     conn = Connection(
         ws=ws,
@@ -144,7 +152,12 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                 break
             await _handle(room, conn, raw)
     except Exception as exc:  # the peer vanished mid-receive, or a bug: never leave the room dirty
-        if ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
+        if is_outage(exc):
+            # The database failed while the room loaded: the client reconnects with `since`.
+            log.warning("socket of table %s closed, database unavailable: %r", table_id, exc)
+            conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
+            conn.close(CLOSE_TRY_AGAIN, "database unavailable; reconnect shortly")
+        elif ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
             log.exception("socket of table %s failed", table_id)
     finally:
         await room.disconnect(conn)

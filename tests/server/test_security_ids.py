@@ -263,3 +263,31 @@ async def test_odd_since_and_action_ids_are_refused_and_the_game_goes_on(
     assert ack["type"] == "ack", ack
     await client.close()
     _clean_log(server)
+
+
+async def test_a_failing_database_answers_unavailable_never_500(
+    sqlite_db: Database, server_factory: ServerFactory
+) -> None:
+    """The database file turns to garbage under a running server: HTTP answers 503 `unavailable`
+    (retry later) and sockets `unavailable` with 1013, with one log line each, no traceback.
+    (Postgres stopping mid-game: tests/server/test_db_outage.py.)"""
+    server = server_factory(sqlite_db)
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id = await create_table(http, 3)
+        assert sqlite_db.path is not None
+        sqlite_db.path.write_bytes(b"not a database " * 4096)
+        for method, url, body in [
+            ("GET", f"/api/tables/{table_id}", None),
+            ("GET", "/api/tables", None),
+            ("POST", f"/api/tables/{table_id}/join", {"name": "Ann"}),
+        ]:
+            r = await http.request(method, url, json=body)
+            assert r.status_code == 503, (method, url, r.status_code, r.text)
+            assert r.json()["detail"]["code"] == "unavailable"
+            assert int(r.headers["Retry-After"]) >= 1
+    client = SeatClient(server.ws, table_id, None, None)
+    await client.connect()
+    assert await client.wait_closed() == 1013
+    assert client.errors[-1]["code"] == "unavailable"
+    _clean_log(server)
+    assert server.log().count("database unavailable") >= 4

@@ -1,5 +1,5 @@
-"""Issue 11 §4: a name written as markup shows as text everywhere a page shows names: the lobby,
-the seats, the game log and the game-over screen. Two people called `<img src=x onerror=...>` and
+"""Issue 11 §4: a name written as markup shows as text everywhere a page shows names: the lobby
+(open tables and games to watch), the seats, the game log and the game-over screen. Two people called `<img src=x onerror=...>` and
 `<script>...</script>` play a game (scripted over real sockets) while a spectator's page and the
 lobby page watch; nothing they wrote runs, and their names read exactly as typed."""
 
@@ -86,6 +86,10 @@ def test_names_written_as_markup_show_as_text_everywhere(
     _api(server, "POST", f"/api/tables/{table_id}/start", None, seats[0]["token"])
     expect(spectator.locator("#game-view")).to_be_visible()
     _shows_as_text(spectator, "#seats")
+    # The lobby's list of games to watch, with the scores beside the names.
+    lobby.reload()
+    expect(lobby.locator("#watch-tables .table-row")).to_have_count(1)
+    _shows_as_text(lobby, "#watch-tables")
 
     errors: list[str] = []
     players = threading.Thread(target=_play, args=(server, table_id, seats, errors))
@@ -96,6 +100,6 @@ def test_names_written_as_markup_show_as_text_everywhere(
     expect(spectator.locator("#end-view")).to_be_visible(timeout=30_000)
     _shows_as_text(spectator, "#log")
     _shows_as_text(spectator, "#end-view")
-    # The lobby's list of games being watched, or of open tables, never ran anything either.
     lobby.reload()
+    expect(lobby.locator("#open-tables")).to_be_visible()
     assert lobby.evaluate("window.__xss") is None

@@ -13,6 +13,8 @@ import re
 import unicodedata
 
 MAX_MARKS = 2
+# Control, format (invisible), surrogate, private-use and unassigned characters.
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 # The bots' names ("Bot 3"), compared on the key below: any case, width or spacing.
 BOT_NAME = re.compile(r"bot\s*[0-9]+")
 # For the OpenAPI schema (a regex without Unicode classes): not blank, not a bot's name, no
@@ -25,7 +27,12 @@ PRINTABLE_PATTERN = (
 
 def normalise(value: str, max_length: int = 64) -> str:
     """The stored form of a name; ValueError (with a reason a person can read) if unusable."""
-    text = " ".join(unicodedata.normalize("NFKC", value).split())
+    text = unicodedata.normalize("NFKC", value)
+    # Before the spaces are collapsed: str.split() counts some control characters (\x1c-\x1f)
+    # as spaces, and they must be refused, not turned into spaces.
+    if any(unicodedata.category(ch) in HIDDEN for ch in text):
+        raise ValueError("the name holds control or invisible characters")
+    text = " ".join(text.split())
     if not text:
         raise ValueError("the name is blank")
     if any(not ch.isprintable() for ch in text):

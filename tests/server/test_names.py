@@ -15,7 +15,8 @@ from tests.server.harness import Database, ServerProcess, add_bots, create_table
 ServerFactory = Callable[..., ServerProcess]
 
 BOT_LIKE = ["Bot 3", "bot 3", "BOT 2", "Bot3", "  bot   12 ", "ＢＯＴ　３", "Bot ３"]
-INVISIBLE = ["Ann\u200b", "\u202eAnn", "A\u200dnn", "\u2060", "Ann\x00", "Ann\x1b[31m", "\u0301Ann"]
+INVISIBLE = ["Ann\u200b", "\u202eAnn", "A\u200dnn", "\u2060", "Ann\x00", "Ann\x1b[31m", "\u0301Ann",
+             "L\x1fE", "A\tB", "A\nB", "\x85Ann", "Ann\ue000"]
 
 
 def test_the_normal_form() -> None:

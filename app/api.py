@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
 from app.deps import LobbyDep, QueriesDep, Token
 from app.schemas import (
+    ID_PATTERN,
+    MAX_SEATS,
     AddBots,
     CreateTable,
     ErrorResponse,
@@ -21,8 +24,14 @@ from app.schemas import (
 )
 
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 422)
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 422, 429, 503)
 }
+
+# Identifiers are checked here, at the edge: an id that no table or game can have (NUL, 2 KB of
+# text) or a seat outside the table never reaches the database. Refused with 422 invalid_request.
+TableId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a table's id")]
+GameId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a game's id")]
+SeatNo = Annotated[int, PathParam(ge=0, le=MAX_SEATS - 1, description="a seat, 0 to 5")]
 
 api = APIRouter(prefix="/api", responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
@@ -56,42 +65,42 @@ async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
-async def get_table(table_id: str, queries: QueriesDep) -> TableOut:
+async def get_table(table_id: TableId, queries: QueriesDep) -> TableOut:
     return await queries.table(table_id)
 
 
 @api.post("/tables/{table_id}/join", response_model=JoinOut, tags=["lobby"])
-async def join_table(table_id: str, body: JoinTable, lobby: LobbyDep) -> JoinOut:
+async def join_table(table_id: TableId, body: JoinTable, lobby: LobbyDep) -> JoinOut:
     """Take the lowest free seat. The token is shown once: keep it to act for the seat."""
     return await lobby.join(table_id=table_id, name=body.name)
 
 
 @api.post("/tables/{table_id}/leave", response_model=TableOut, tags=["lobby"])
-async def leave_table(table_id: str, lobby: LobbyDep, token: Token) -> TableOut:
+async def leave_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
     """Give the seat back (before the game starts only)."""
     return await lobby.leave(table_id=table_id, token=token)
 
 
 @api.post("/tables/{table_id}/bots", response_model=TableOut, tags=["lobby"])
-async def add_bots(table_id: str, body: AddBots, lobby: LobbyDep, token: Token) -> TableOut:
+async def add_bots(table_id: TableId, body: AddBots, lobby: LobbyDep, token: Token) -> TableOut:
     """Bots take `count` empty seats (a seated player's token is required)."""
     return await lobby.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
 
 
 @api.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["lobby"])
-async def remove_bot(table_id: str, seat: int, lobby: LobbyDep, token: Token) -> TableOut:
+async def remove_bot(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: Token) -> TableOut:
     """Give a bot's seat back before the game starts (a seated player's token is required)."""
     return await lobby.remove_bot(table_id=table_id, token=token, seat=seat)
 
 
 @api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
-async def start_table(table_id: str, lobby: LobbyDep, token: Token) -> TableOut:
+async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
     """Start the game once every seat is taken (a seated player's token is required)."""
     return await lobby.start(table_id=table_id, token=token)
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
-async def game_record(game_id: str, queries: QueriesDep) -> GameRecord:
+async def game_record(game_id: GameId, queries: QueriesDep) -> GameRecord:
     """The public record of a finished game: every action in order and the seed, to replay it."""
     return await queries.record(game_id)
 

@@ -89,6 +89,9 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
         # Let open sockets close cleanly (1012) before the process exits.
         timeout_graceful_shutdown=5,
         ws_per_message_deflate=settings.ws_compression,
+        # The client address is the TCP peer's; X-Forwarded-For is read only from the proxies
+        # of TRUSTED_PROXIES (app.ratelimit), never from any local peer as uvicorn would.
+        proxy_headers=False,
     )
     # The container's health check asks every few seconds: keep it out of the access log.
     logging.getLogger("uvicorn.access").addFilter(_NotHealthChecks())

@@ -74,6 +74,21 @@ class Settings(BaseSettings):
     log_format: str = "text"
     # Our own event lines (one per committed action, socket, refusal) are INFO.
     log_level: str = "info"
+    # Limits per client address and per process (issue 11). Sockets: beyond these the handshake
+    # is refused with an `error` too_many_sockets and close 4429.
+    max_sockets_per_address: int = 20
+    max_spectators_per_table: int = 200
+    max_sockets: int = 10_000
+    # HTTP calls that change something (create, join, quick play, bots, leave, start): a token
+    # bucket per client address; beyond it 429 rate_limited with Retry-After (burst 0: no limit).
+    http_rate_per_second: float = 1.0
+    http_rate_burst: int = 30
+    # Addresses or networks of reverse proxies whose X-Forwarded-For is believed (comma-separated;
+    # empty: the TCP peer is the client).
+    trusted_proxies: str = ""
+    # The lobby lists an open table only while it changed within this many minutes, or while a
+    # seated person holds a socket to it (in this process).
+    table_idle_minutes: float = 10.0
 
     def resolved_database_url(self) -> str:
         if self.database_url:

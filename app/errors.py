@@ -8,6 +8,7 @@ pass through unchanged and answer 400.
 
 from __future__ import annotations
 
+import logging
 from enum import StrEnum
 
 import asyncpg
@@ -16,6 +17,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+
+log = logging.getLogger("dragonstones.errors")
+
+
+def _short(exc: BaseException) -> str:
+    """One line about a failure, for the log (no traceback: an outage is not a bug)."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
 
 
 class Code(StrEnum):
@@ -51,6 +60,7 @@ class Code(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
+    TOO_MANY_SOCKETS = "too_many_sockets"
 
 
 STATUS: dict[str, int] = {
@@ -69,6 +79,7 @@ STATUS: dict[str, int] = {
     Code.NAME_TAKEN: 409,
     Code.CONFLICT: 409,
     Code.DUPLICATE_ACTION_ID: 409,
+    Code.RATE_LIMITED: 429,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
 }
@@ -90,7 +101,9 @@ class ServiceError(Exception):
         return STATUS.get(self.code, 400)
 
 
-# What a database that stopped answering raises, through SQLAlchemy or asyncpg directly.
+# The database (or the network to it) failing, through SQLAlchemy or asyncpg used directly: the
+# request may be retried, nothing is known to have changed. Answered 503 `unavailable`, never 500
+# with a traceback.
 DATABASE_ERRORS: tuple[type[Exception], ...] = (
     SQLAlchemyError,
     OSError,
@@ -99,7 +112,11 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
     asyncpg.InterfaceError,
     asyncpg.InternalClientError,
 )
-UNAVAILABLE_MESSAGE = "the database does not answer; try again in a moment"
+UNAVAILABLE_MESSAGE = "the database did not answer; try again shortly"
+
+
+def is_outage(exc: BaseException) -> bool:
+    return isinstance(exc, DATABASE_ERRORS)
 
 
 def unavailable() -> ServiceError:
@@ -117,17 +134,6 @@ def install(app: FastAPI) -> None:
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
 
-    async def _database_away(_request: Request, exc: Exception) -> JSONResponse:
-        # Never a 500 for an outage: the client may simply try again.
-        return JSONResponse(
-            error_body(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE),
-            status_code=503,
-            headers={"Retry-After": "1"},
-        )
-
-    for kind in DATABASE_ERRORS:
-        app.add_exception_handler(kind, _database_away)
-
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = "; ".join(
@@ -135,10 +141,37 @@ def install(app: FastAPI) -> None:
         )
         return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
 
+    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable: %s", _short(exc))
+        return JSONResponse(
+            error_body(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE),
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, _outage)
+
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail: object = exc.detail
         if not isinstance(detail, dict):
             code = _FRAMEWORK_CODES.get(exc.status_code, Code.HTTP_ERROR)
             detail = {"code": str(code), "message": str(exc.detail)}
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(app, request))}
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route serves at this path (the framework names only the first
+    route's: `OPTIONS /api/tables` would say POST and forget GET)."""
+    return [
+        method
+        for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL
+            for route in app.router.routes
+        )
+    ]

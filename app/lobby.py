@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
+from app import names
 from app.db import Database
 from app.errors import Code, ServiceError
 from app.game.hub import Hub
@@ -69,7 +70,9 @@ class Lobby:
                         seats = await seat_rows(session, table_id)
                         if len(seats) >= table.seats:
                             raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
-                        if any(s.name.casefold() == name.casefold() for s in seats):
+                        # "ANN", "ann" and the full-width ANN are one name (bots' names are reserved
+                        # by app.names already).
+                        if any(names.key(s.name) == names.key(name) for s in seats):
                             raise ServiceError(
                                 Code.NAME_TAKEN, f"someone at this table is called {name!r}"
                             )

@@ -23,6 +23,7 @@ from app.limits import BodyLimit
 from app.lobby import Lobby
 from app.metrics import CONTENT_TYPE, Metrics
 from app.queries import Queries
+from app.ratelimit import HttpRateLimit
 from app.ws import router as ws_router
 
 log = logging.getLogger("dragonstones")
@@ -61,7 +62,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         channel = channel_for(settings.database_schema)
         bus = _bus(settings, db, channel, metrics)
         hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
-        queries = Queries(db, hub.online_seats)
+        queries = Queries(
+            db,
+            hub.online_seats,
+            idle_minutes=settings.table_idle_minutes,
+            online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
+        )
         hub.queries = queries
         app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub
@@ -89,8 +95,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Prometheus text: games, sockets, actions, latencies, errors, conflicts."""
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
-
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    # Outermost: a flood is refused before its body is read.
+    app.add_middleware(
+        HttpRateLimit,
+        rate=settings.http_rate_per_second,
+        burst=settings.http_rate_burst,
+        trusted_proxies=settings.trusted_proxies,
+    )
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)

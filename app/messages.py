@@ -5,9 +5,12 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from app.schemas import TableOut
+
+# The server's own action ids (bots, time-outs) start with this (app.game.room).
+SERVER_ID_PREFIX = "~"
 
 # --- client -> server -------------------------------------------------------------------------
 
@@ -18,7 +21,18 @@ class ActionIn(BaseModel):
     type: Literal["action"]
     action: dict[str, Any]
     # Chosen by the client, unique per game: a retry with the same id has no second effect.
-    action_id: str = Field(min_length=1, max_length=64)
+    action_id: str = Field(min_length=1, max_length=64, strict=True)
+
+    @field_validator("action_id")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        # Stored and echoed: no NUL or control characters (Postgres refuses NUL in text), and
+        # "~" starts the server's own ids (bots, time-outs), which no client may write.
+        if not value.isprintable():
+            raise ValueError("an action_id holds printable characters only")
+        if value.startswith(SERVER_ID_PREFIX):
+            raise ValueError(f"action ids starting with {SERVER_ID_PREFIX!r} are the server's")
+        return value
 
 
 class PingIn(BaseModel):

@@ -4,17 +4,18 @@ public record of a finished game. Nothing here writes."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from app.db import Database
 from app.errors import Code, ServiceError
 from app.game.store import as_utc
-from app.models import ActionRow, GameRow, SeatRow, TableRow
+from app.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
 from app.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
 from app.security import hash_token
 
@@ -38,9 +39,20 @@ async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
 
 
 class Queries:
-    def __init__(self, db: Database, online: Callable[[str], set[int]]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        online: Callable[[str], set[int]],
+        *,
+        idle_minutes: float = 0.0,
+        online_tables: Callable[[], Collection[str]] | None = None,
+    ) -> None:
         self.db = db
         self.online = online  # table id -> seats with a socket in this process
+        # The lobby lists an open table only while it changed within idle_minutes (0: always)
+        # or a seated person is online (online_tables: the tables where one is, here).
+        self.idle_minutes = idle_minutes
+        self.online_tables = online_tables or (lambda: ())
 
     def table_out(self, table: TableRow, seats: list[SeatRow], game: GameRow | None) -> TableOut:
         online = self.online(table.id)
@@ -86,6 +98,7 @@ class Queries:
                     TableRow.public.is_(True),
                     TableRow.status == "open",
                     func.coalesce(taken.c.taken, 0) < TableRow.seats,
+                    self._alive(),
                 )
                 .order_by(TableRow.created_at.desc())
                 .limit(limit)
@@ -95,6 +108,17 @@ class Queries:
                 return []
             by_table = await self._seats_of(session, [t.id for t in tables])
             return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
+
+    def _alive(self) -> ColumnElement[bool]:
+        """Not idle: changed within the idle limit, or a seated person online here. A burst
+        of abandoned tables leaves the lobby by itself."""
+        if self.idle_minutes <= 0:
+            return true()
+        cutoff = utcnow() - timedelta(minutes=self.idle_minutes)
+        online = sorted(self.online_tables())[:1000]
+        if not online:
+            return TableRow.updated_at >= cutoff
+        return or_(TableRow.updated_at >= cutoff, TableRow.id.in_(online))
 
     async def _seats_of(
         self, session: AsyncSession, table_ids: list[str]

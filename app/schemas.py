@@ -5,9 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+
+from app import names
 
 MIN_SEATS, MAX_SEATS = 3, 6
+# Table and game ids as app.security.new_id makes them (checked at the edge, before the database).
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+MAX_NAME_LENGTH = 64
 BotKind = Literal["heuristic", "random"]
 
 
@@ -26,7 +31,8 @@ class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
-    public: bool = Field(
+    # Strict: `"public": 0.0` or `"public": "no"` is a mistake, not a boolean to guess.
+    public: StrictBool = Field(
         True, description="listed in the lobby; private tables join by invite link"
     )
     turn_seconds: int | None = Field(
@@ -41,18 +47,20 @@ class CreateTable(BaseModel):
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        strict=True,
+        description="1 to 64 printable characters, shown to everyone at the table. Stored "
+        "normalised (NFKC, spaces collapsed, at most 2 combining marks per character); names "
+        "like 'Bot 3' are the bots'; unique at a table whatever the case",
+        json_schema_extra={"pattern": names.PRINTABLE_PATTERN},
+    )
 
     @field_validator("name")
     @classmethod
     def _clean_name(cls, value: str) -> str:
-        # Names are shown to everyone: no control characters, no blank names.
-        cleaned = " ".join(value.split())
-        if not cleaned:
-            raise ValueError("the name is blank")
-        if any(not ch.isprintable() for ch in cleaned):
-            raise ValueError("the name holds control characters")
-        return cleaned
+        return names.normalise(value, MAX_NAME_LENGTH)
 
 
 class QuickPlay(JoinTable):

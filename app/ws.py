@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
+from app.admission import Admission, Refused
 from app.connections import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,
@@ -24,14 +26,38 @@ from app.connections import (
     Connection,
     RateLimiter,
 )
-from app.errors import DATABASE_ERRORS, UNAVAILABLE_MESSAGE, Code, ServiceError
+from app.errors import Code, ServiceError, is_outage
 from app.game.hub import Hub
 from app.game.room import Room
 from app.messages import CLIENT_TYPES, ActionIn, ErrorOut, PingIn, PongOut, client_message
 from app.queries import Queries
+from app.ratelimit import client_address, parse_proxies
+from app.schemas import ID_PATTERN
 
 log = logging.getLogger("dragonstones.ws")
 router = APIRouter()
+
+# A socket refused by the limits on sockets (app.admission): like HTTP 429, "not now".
+CLOSE_TOO_MANY = 4429
+MAX_SINCE = 2**31 - 1
+_TABLE_ID = re.compile(ID_PATTERN)
+_SINCE = re.compile(r"-?[0-9]{1,10}")
+
+
+def _admission(ws: WebSocket) -> Admission:
+    """This process's socket counters (made with the first socket)."""
+    state = ws.app.state
+    admission: Admission | None = getattr(state, "admission", None)
+    if admission is None:
+        settings = state.hub.settings
+        admission = Admission(
+            per_address=settings.max_sockets_per_address,
+            per_table_spectators=settings.max_spectators_per_table,
+            total=settings.max_sockets,
+        )
+        state.admission = admission
+        state.trusted_proxies = parse_proxies(settings.trusted_proxies)
+    return admission
 
 
 async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -43,20 +69,33 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
+    admission = _admission(ws)
+    address = client_address(ws.scope, ws.app.state.trusted_proxies)
+    token = ws.query_params.get("token")
+    await ws.accept()
+    try:
+        with admission.hold(address, table_id, spectator=token is None):
+            await _serve(ws, table_id, token)
+    except Refused as exc:
+        log.info("socket of table %.32r from %s refused: %s", table_id, address, exc.message)
+        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+
+
+async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     hub: Hub = ws.app.state.hub
     queries: Queries = ws.app.state.queries
     settings = hub.settings
-    await ws.accept()
-
-    token = ws.query_params.get("token")
+    # Identifiers are checked before anything reaches the database.
+    if not _TABLE_ID.fullmatch(table_id):
+        await _refuse(ws, Code.NOT_FOUND, "there is no table with such an id", CLOSE_NOT_FOUND)
+        return
     since: int | None = None
     since_raw = ws.query_params.get("since")
     if since_raw is not None:
-        try:
-            since = int(since_raw)
-        except ValueError:
+        since = _since(since_raw)
+        if since is None:
             await _refuse(
-                ws, "invalid_since", "since must be the last version you saw", CLOSE_POLICY
+                ws, Code.INVALID_SINCE, "since must be the last version you saw", CLOSE_POLICY
             )
             return
     try:
@@ -70,8 +109,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await _refuse(ws, exc.code, exc.message, close_code)
         return
-    except DATABASE_ERRORS:
-        await _refuse(ws, Code.UNAVAILABLE, UNAVAILABLE_MESSAGE, CLOSE_TRY_AGAIN)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        log.warning("socket of table %s refused, database unavailable: %r", table_id, exc)
+        await _refuse(ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly",
+                      CLOSE_TRY_AGAIN)
         return
 
     conn = Connection(
@@ -86,11 +129,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
-        try:
-            await room.connect(conn, since)
-        except DATABASE_ERRORS:
-            conn.send(ErrorOut(code=Code.UNAVAILABLE, message=UNAVAILABLE_MESSAGE))
-            conn.close(CLOSE_TRY_AGAIN, "the database does not answer; reconnect in a moment")
+        await room.connect(conn, since)
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
@@ -113,7 +152,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 break
             await _handle(room, conn, raw)
     except Exception as exc:  # the peer vanished mid-receive, or a bug: never leave the room dirty
-        if ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
+        if is_outage(exc):
+            # The database failed while the room loaded: the client reconnects with `since`.
+            log.warning("socket of table %s closed, database unavailable: %r", table_id, exc)
+            conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
+            conn.close(CLOSE_TRY_AGAIN, "database unavailable; reconnect shortly")
+        elif ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
             log.exception("socket of table %s failed", table_id)
     finally:
         await room.disconnect(conn)
@@ -122,6 +166,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             await asyncio.wait_for(writer, timeout=5)
         except (TimeoutError, asyncio.CancelledError):
             writer.cancel()
+
+
+def _since(raw: str) -> int | None:
+    """The version a client saw: -1 (none) to 2**31 - 1; None for anything else."""
+    if not _SINCE.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if -1 <= value <= MAX_SINCE else None
 
 
 async def _handle(room: Room, conn: Connection, raw: str) -> None:

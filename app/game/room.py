@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("dragonstones.room")
 
+# Presence changes (a seat's sockets coming and going) are sent to the table at most once per
+# this many seconds: a seat reconnecting in a loop must not make every socket read a table each time.
+PRESENCE_DELAY = 0.25
 # Action ids of the server's own actions (bots, time-outs) start with this; clients' may not.
 SERVER_ID_PREFIX = "~"
 
@@ -314,9 +317,8 @@ class Room:
                     conn.sent_version = -3  # unknown version: resync from the start
                 conn.send_text(self._initial_state(conn))
             if back:
-                for other in self.connections:  # tell the others this seat is back
-                    if other is not conn:
-                        other.push_table()
+                # Tell the others this seat is back: once per burst of presence changes.
+                self.refresh_table(PRESENCE_DELAY)
 
     def _initial_state(self, conn: Connection) -> str:
         # Rendered now, not lazily: `since` decides events_from and resync of this first frame.
@@ -333,7 +335,7 @@ class Room:
             self.connections.discard(conn)
             self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
-                self.refresh_table()
+                self.refresh_table(PRESENCE_DELAY)
 
     # -- the table (seats and presence) ----------------------------------------------------------
 

@@ -70,6 +70,11 @@ class ServerProcess:
             "BOT_DELAY_SECONDS": "0",
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "2000",
+            # Every test client calls from 127.0.0.1: the per-address limits are raised too
+            # (tests/server/test_security_limits.py starts servers with the production ones).
+            "HTTP_RATE_PER_SECOND": "1000",
+            "HTTP_RATE_BURST": "2000",
+            "MAX_SOCKETS_PER_ADDRESS": "1000",
             **settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None

@@ -1,0 +1,129 @@
+"""Per-address limits of HTTP calls that change something, and who the client address is.
+
+Creating tables, joining, quick play, bots, leaving and starting cost database writes and show in
+the lobby, so one address may make `HTTP_RATE_BURST` of them at once and `HTTP_RATE_PER_SECOND`
+on average after that (a token bucket per address); beyond, `429 rate_limited` with `Retry-After`.
+Reads are not limited here.
+
+The address is the TCP peer's. `X-Forwarded-For` is believed only from a peer listed in
+`TRUSTED_PROXIES` (a reverse proxy of one's own): otherwise anyone could pick their address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+import time
+from collections import OrderedDict
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+# Methods that change nothing: never limited.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Buckets kept at most (the least recently used are dropped first: a full bucket is the default).
+MAX_BUCKETS = 100_000
+
+
+def parse_proxies(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """`TRUSTED_PROXIES`: comma-separated addresses or networks ("10.0.0.1, 172.16.0.0/12")."""
+    return [ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip()]
+
+
+def _trusted(address: str, proxies: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in proxies)
+
+
+def client_address(
+    scope: Scope, proxies: list[ipaddress.IPv4Network | ipaddress.IPv6Network]
+) -> str:
+    """The client's address: the peer's, or, behind trusted proxies, the nearest untrusted
+    address of X-Forwarded-For (the entries left of it could be made up by the client)."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "unknown"
+    if not proxies or not _trusted(peer, proxies):
+        return peer
+    forwarded: list[str] = []
+    for name, value in scope.get("headers") or []:
+        if name == b"x-forwarded-for":
+            forwarded += [p.strip() for p in value.decode("latin-1").split(",") if p.strip()]
+    for hop in reversed(forwarded):
+        if not _trusted(hop, proxies):
+            return hop
+    return forwarded[0] if forwarded else peer
+
+
+class Buckets:
+    """Token buckets by key: `rate` per second on average, bursts of `burst`."""
+
+    def __init__(self, rate: float, burst: int, limit: int = MAX_BUCKETS) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.limit = limit
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> float:
+        """0 if allowed (and a token is spent); else the seconds until one is available."""
+        now = time.monotonic() if now is None else now
+        tokens, stamp = self.buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        wait = 0.0
+        if tokens >= 1.0:
+            tokens -= 1.0
+        else:
+            wait = (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
+        self.buckets[key] = (tokens, now)
+        while len(self.buckets) > self.limit:
+            self.buckets.popitem(last=False)
+        return wait
+
+
+class HttpRateLimit:
+    """Pure ASGI middleware: limits the changing calls under `/api/` per client address."""
+
+    def __init__(
+        self, app: ASGIApp, rate: float, burst: int, trusted_proxies: str = ""
+    ) -> None:
+        self.app = app
+        self.buckets = Buckets(rate, burst)
+        self.enabled = burst > 0
+        self.proxies = parse_proxies(trusted_proxies)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            not self.enabled
+            or scope["type"] != "http"
+            or scope.get("method", "GET") in SAFE_METHODS
+            or not str(scope.get("path", "")).startswith("/api/")
+        ):
+            await self.app(scope, receive, send)
+            return
+        wait = self.buckets.take(client_address(scope, self.proxies))
+        if wait <= 0:
+            await self.app(scope, receive, send)
+            return
+        retry_after = max(1, math.ceil(wait))
+        body = json.dumps(
+            {
+                "detail": {
+                    "code": "rate_limited",
+                    "message": f"too many changes from your address; try again in {retry_after} s",
+                }
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", str(retry_after).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

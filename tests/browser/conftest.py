@@ -116,6 +116,10 @@ def server() -> Iterator[Server]:
         srv.env = {
             "DATABASE_URL": srv.database_url,
             "BOT_DELAY_SECONDS": "0",
+            # Every browser of a test comes from 127.0.0.1: the per-address limits are for the
+            # server tests that aim at them.
+            "HTTP_RATE_BURST": "1000",
+            "MAX_SOCKETS_PER_ADDRESS": "200",
             # The server runs the code and reads the static files of the checkout being tested
             # (the console script alone would import whichever checkout installed it).
             "STATIC_DIR": str(ROOT / "static"),

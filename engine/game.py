@@ -86,14 +86,19 @@ def start_turn(st: GameState, ev: Events) -> None:
     start_auction(st, "witch", ev)
 
 
+# The templates of the two events of every auction, made once.
+AUCTION_STARTED = {c: "The %s is up for auction." % CARDS[c].name_en for c in CARDS}
+AUCTION_WON = {c: "{winner} wins the %s." % CARDS[c].name_en for c in CARDS}
+
+
 def start_auction(st: GameState, card: str, ev: Events) -> None:
     st.card = card
     st.phase = "bid"
     st.sealed = {}
     st.tied = []
     st.sealed_tiebreak = {}
-    ev.add("auction_started", "The %s is up for auction." % CARDS[card].name_en, card=card,
-           turn=st.turn)
+    ev.items.append({"type": "auction_started", "template": AUCTION_STARTED[card], "card": card,
+                     "turn": st.turn})
 
 
 def end_auction(st: GameState, ev: Events) -> None:
@@ -125,10 +130,10 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     bids = st.sealed
     st.sealed = {}
     cursed = False
-    revealed = sorted(bids.items())
+    bank = st.bank
     values = {}
     shown = {}
-    for seat, bid in revealed:
+    for seat, bid in sorted(bids.items()):
         fairy_gold, common_gold, amulet, black_magic = bid
         value = (fairy_gold + common_gold) * 2 if amulet else fairy_gold + common_gold
         values[seat] = value
@@ -137,19 +142,20 @@ def reveal_bids(st: GameState, ev: Events) -> None:
         if not (fairy_gold or common_gold or amulet or black_magic):
             continue  # the empty fist pays nothing
         player = st.player(seat)
-        player.fairy_gold -= bid.fairy_gold
-        player.fairy_gold_spent += bid.fairy_gold  # in front of the screen until the turn ends
-        player.common_gold -= bid.common_gold
-        st.bank.common_gold += bid.common_gold
-        if bid.amulet:
+        player.fairy_gold -= fairy_gold
+        player.fairy_gold_spent += fairy_gold  # in front of the screen until the turn ends
+        if common_gold:
+            player.common_gold -= common_gold
+            bank.common_gold += common_gold
+        if amulet:
             player.amulets -= 1
-            st.bank.amulets += 1
-        if bid.black_magic:
+            bank.amulets += 1
+        if black_magic:
             player.black_magic -= 1  # unlimited coins: the bank does not count them
             cursed = True
     record = Record(st.card, bids=bids, cursed=cursed, owner=st.owner)
     st.records.append(record)
-    ev.add("bids_revealed", None, card=st.card, bids=shown)
+    ev.items.append({"type": "bids_revealed", "card": st.card, "bids": shown})
     if cursed:
         ev.add("cursed", "Black Magic! The %s is cursed: nobody uses its power." %
                CARDS[st.card].name_en, card=st.card)
@@ -199,8 +205,8 @@ def reveal_tiebreak(st: GameState, ev: Events) -> None:
 def win(st: GameState, seat: int, value: int, ev: Events) -> None:
     record = st.record(-1)
     record.winner = seat
-    ev.add("auction_won", "{winner} wins the %s." % CARDS[st.card].name_en, winner=seat,
-           card=st.card, value=value)
+    ev.items.append({"type": "auction_won", "template": AUCTION_WON[st.card], "winner": seat,
+                     "card": st.card, "value": value})
     auction = len(st.records) - 1
     if st.doppelganger == seat and st.card != "necromancer":
         st.tasks.append(Task(st.card, seat, auction, doppel_offer=True))  # R24
@@ -473,12 +479,7 @@ def _shared(state: GameState) -> GameState:
 
 
 def _bid(action: Action) -> Bid:
-    fairy_gold, common_gold = action["fairy_gold"], action["common_gold"]
-    amulet, black_magic = action["amulet"], action["black_magic"]
-    if (type(fairy_gold) is int and fairy_gold >= 0 and type(common_gold) is int
-            and common_gold >= 0 and (amulet is True or amulet is False)
-            and (black_magic is True or black_magic is False)):
-        return Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
+    """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
     return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),
                _bool(action, "black_magic"))
 
@@ -505,7 +506,14 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
                                            f"a {state.phase}")
     player = state.players[seat]
     if kind == "bid":
-        bid = _bid(action)
+        fairy_gold, common_gold = action["fairy_gold"], action["common_gold"]
+        amulet, black_magic = action["amulet"], action["black_magic"]
+        if (type(fairy_gold) is int and fairy_gold >= 0 and type(common_gold) is int
+                and common_gold >= 0 and (amulet is True or amulet is False)
+                and (black_magic is True or black_magic is False)):
+            bid = Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
+        else:
+            bid = _bid(action)
         sealed = state.sealed
         if seat in sealed:
             raise IllegalAction("already_submitted", "you have already bid in this auction")
@@ -518,7 +526,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
             st.sealed = {**sealed, seat: bid}
             return st, [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}]
         ev = Events()
-        ev.add("bid_submitted", "{seat} has bid.", seat=seat)
+        ev.items.append({"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat})
         st = state.derive()
         st.sealed = {**sealed, seat: bid}
         reveal_bids(st, ev)

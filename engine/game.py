@@ -14,6 +14,7 @@ from .state import (
     BOX_FAIRY_GOLD,
     BOX_SILVER,
     BOX_STONES_PER_COLOUR,
+    LATE_TEMPLATES,
     Bank,
     Bid,
     Events,
@@ -45,6 +46,7 @@ def start(players: int, seed: int) -> tuple[GameState, list[Event]]:
         players=[Player(seat) for seat in range(players)],
         bank=Bank(BOX_FAIRY_GOLD, BOX_COMMON_GOLD, BOX_SILVER, BOX_AMULETS, [0, 0, 0]),
         seed=seed, seed_commitment=rng.commitment(seed), rng=rng.initial_state(seed),
+        owner=object(),
     )
     bag = [BOX_STONES_PER_COLOUR] * 3
     for player in st.players:
@@ -68,9 +70,10 @@ def start_turn(st: GameState, ev: Events) -> None:
     """R5: draw 2 specials (reshuffling the used ones if needed), announce them, shuffle the pile."""
     st.turn += 1
     st.specials = []
+    st.special_deck = st.special_deck[:]  # shared with the state before (see derive)
     for _ in range(2):
         if not st.special_deck:
-            st.special_deck, st.used_specials = st.used_specials, []
+            st.special_deck, st.used_specials = st.used_specials[:], []
             st.shuffle(st.special_deck)
             ev.add("special_deck_reshuffled", "The used special characters are shuffled into a new deck.")
         st.specials.append(st.special_deck.pop())
@@ -83,25 +86,35 @@ def start_turn(st: GameState, ev: Events) -> None:
     start_auction(st, "witch", ev)
 
 
+# The templates of the two events of every auction, made once.
+AUCTION_STARTED = {c: "The %s is up for auction." % CARDS[c].name_en for c in CARDS}
+AUCTION_WON = {c: "{winner} wins the %s." % CARDS[c].name_en for c in CARDS}
+
+
 def start_auction(st: GameState, card: str, ev: Events) -> None:
     st.card = card
     st.phase = "bid"
     st.sealed = {}
     st.tied = []
     st.sealed_tiebreak = {}
-    ev.add("auction_started", "The %s is up for auction." % CARDS[card].name_en, card=card,
-           turn=st.turn)
+    ev.items.append({"type": "auction_started", "template": AUCTION_STARTED[card], "card": card,
+                     "turn": st.turn})
 
 
 def end_auction(st: GameState, ev: Events) -> None:
     if st.pile:
-        start_auction(st, st.pile.pop(), ev)
+        card = st.pile[-1]
+        st.pile = st.pile[:-1]  # shared with the state before (see derive): replaced, not popped
+        start_auction(st, card, ev)
         return
     # R6: the end of the turn.
-    for player in st.players:
-        player.fairy_gold += player.fairy_gold_spent
-        player.fairy_gold_spent = 0
-        player.black_magic = 0
+    for seat, player in enumerate(st.players):
+        if player.fairy_gold_spent or player.black_magic:
+            player = st.player(seat)
+            player.fairy_gold += player.fairy_gold_spent
+            player.fairy_gold_spent = 0
+            player.black_magic = 0
+    st.used_specials = st.used_specials[:]
     for card in st.specials:
         if card == "doppelganger" and (st.doppelganger is not None
                                        or "doppelganger" in st.used_specials):
@@ -117,34 +130,43 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     bids = st.sealed
     st.sealed = {}
     cursed = False
+    bank = st.bank
+    values = {}
+    shown = {}
     for seat, bid in sorted(bids.items()):
-        player = st.players[seat]
-        player.fairy_gold -= bid.fairy_gold
-        player.fairy_gold_spent += bid.fairy_gold  # in front of the screen until the turn ends
-        player.common_gold -= bid.common_gold
-        st.bank.common_gold += bid.common_gold
-        if bid.amulet:
+        fairy_gold, common_gold, amulet, black_magic = bid
+        value = (fairy_gold + common_gold) * 2 if amulet else fairy_gold + common_gold
+        values[seat] = value
+        shown[SEAT_KEY[seat]] = {"fairy_gold": fairy_gold, "common_gold": common_gold,
+                                 "amulet": amulet, "black_magic": black_magic, "value": value}
+        if not (fairy_gold or common_gold or amulet or black_magic):
+            continue  # the empty fist pays nothing
+        player = st.player(seat)
+        player.fairy_gold -= fairy_gold
+        player.fairy_gold_spent += fairy_gold  # in front of the screen until the turn ends
+        if common_gold:
+            player.common_gold -= common_gold
+            bank.common_gold += common_gold
+        if amulet:
             player.amulets -= 1
-            st.bank.amulets += 1
-        if bid.black_magic:
+            bank.amulets += 1
+        if black_magic:
             player.black_magic -= 1  # unlimited coins: the bank does not count them
             cursed = True
-    record = Record(st.card, bids=bids, cursed=cursed)
+    record = Record(st.card, bids=bids, cursed=cursed, owner=st.owner)
     st.records.append(record)
-    ev.add("bids_revealed", "Bids for the %s: %s." % (CARDS[st.card].name_en, ", ".join(
-        describe_bid(s, b) for s, b in sorted(bids.items()))), card=st.card,
-        bids={str(s): bid_dict(b) for s, b in sorted(bids.items())})
+    ev.items.append({"type": "bids_revealed", "card": st.card, "bids": shown})
     if cursed:
         ev.add("cursed", "Black Magic! The %s is cursed: nobody uses its power." %
                CARDS[st.card].name_en, card=st.card)
         end_auction(st, ev)
         return
-    best = max(b.value for b in bids.values())
+    best = max(values.values())
     if best == 0:
         ev.add("no_winner", "Nobody bid for the %s." % CARDS[st.card].name_en, card=st.card)
         end_auction(st, ev)
         return
-    top = sorted(s for s, b in bids.items() if b.value == best)
+    top = [s for s, v in values.items() if v == best]  # in seat order, as `values` is
     if len(top) == 1:
         win(st, top[0], best, ev)
         return
@@ -152,26 +174,24 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     st.tied = top
     record.tied = top[:]
     ev.add("tiebreak_started", "Tie at %d between %s: they bid Silver to break it." % (
-        best, ", ".join(f"Player {s + 1}" for s in top)), seats=top, value=best)
+        best, ", ".join(f"Player {s + 1}" for s in top)), seats=top[:], value=best)
 
 
 def reveal_tiebreak(st: GameState, ev: Events) -> None:
     bids = st.sealed_tiebreak
     st.sealed_tiebreak = {}
     for seat, bid in bids.items():
-        player = st.players[seat]
+        player = st.player(seat)
         player.silver -= bid.silver
         st.bank.silver += bid.silver
         if bid.amulet:
             player.amulets -= 1
             st.bank.amulets += 1
-    record = st.records[-1]
+    record = st.record(-1)
     record.tiebreak = bids
-    ev.add("tiebreak_revealed", "Tie-break: %s." % ", ".join(
-        "Player %d %d Silver%s" % (s + 1, b.silver, " with an Amulet" if b.amulet else "")
-        for s, b in sorted(bids.items())),
-        bids={str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
-              for s, b in sorted(bids.items())})
+    ev.add("tiebreak_revealed", None,
+           bids={str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
+                 for s, b in sorted(bids.items())})
     best = max(b.value for b in bids.values())
     top = [s for s, b in bids.items() if b.value == best]
     if best == 0 or len(top) > 1:
@@ -183,10 +203,10 @@ def reveal_tiebreak(st: GameState, ev: Events) -> None:
 
 
 def win(st: GameState, seat: int, value: int, ev: Events) -> None:
-    record = st.records[-1]
+    record = st.record(-1)
     record.winner = seat
-    ev.add("auction_won", "{winner} wins the %s." % CARDS[st.card].name_en, winner=seat,
-           card=st.card, value=value)
+    ev.items.append({"type": "auction_won", "template": AUCTION_WON[st.card], "winner": seat,
+                     "card": st.card, "value": value})
     auction = len(st.records) - 1
     if st.doppelganger == seat and st.card != "necromancer":
         st.tasks.append(Task(st.card, seat, auction, doppel_offer=True))  # R24
@@ -209,7 +229,7 @@ def doppelganger_offer(st: GameState, task: Task, choice: str | None,
     st.tasks.append(first)
     if choice == "play":
         st.doppelganger = None
-        st.used_specials.append("doppelganger")
+        st.used_specials = [*st.used_specials, "doppelganger"]
         ev.add("doppelganger_played", "{seat} plays the Doppelganger: the %s is used twice." % name,
                seat=task.seat, card=task.card)
         st.tasks.insert(len(st.tasks) - 1, Task(task.card, task.seat, task.auction))
@@ -260,6 +280,26 @@ def describe_bid(seat: int, bid: Bid) -> str:
         f" (= {bid.value})" if bid.amulet else "")
 
 
+def bids_revealed_template(event: dict[str, object]) -> str:
+    bids = event["bids"]
+    assert isinstance(bids, dict)
+    return "Bids for the %s: %s." % (CARDS[str(event["card"])].name_en, ", ".join(
+        describe_bid(int(s), Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"]))
+        for s, b in bids.items()))
+
+
+def tiebreak_revealed_template(event: dict[str, object]) -> str:
+    bids = event["bids"]
+    assert isinstance(bids, dict)
+    return "Tie-break: %s." % ", ".join(
+        "Player %d %d Silver%s" % (int(s) + 1, b["silver"], " with an Amulet" if b["amulet"] else "")
+        for s, b in bids.items())
+
+
+LATE_TEMPLATES["bids_revealed"] = bids_revealed_template
+LATE_TEMPLATES["tiebreak_revealed"] = tiebreak_revealed_template
+
+
 def bid_dict(bid: Bid) -> dict[str, int | bool]:
     return {"fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold, "amulet": bid.amulet,
             "black_magic": bid.black_magic, "value": bid.value}
@@ -304,7 +344,15 @@ def _full_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
     assert q is not None
     return {"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
             "question": q.text,
-            "options": [{"id": o.id, "label": o.label, **o.data} for o in q.options]}
+            "options": [_option(o) for o in q.options]}
+
+
+def _option(o: Option) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": o.id, "label": o.label}
+    for key, value in o.data.items():
+        # A copy of any list or dict: what a prompt returns is the caller's to change.
+        out[key] = value.copy() if isinstance(value, (list, dict)) else value
+    return out
 
 
 def _public_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
@@ -322,6 +370,12 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
     reduced), the same list as the public view's "awaiting".
     """
     if seat is _EVERY_SEAT:
+        if st.phase == "bid" and st.winner is None:  # the common case, built in one go
+            sealed, card = st.sealed, st.card
+            return [{"seat": p.seat, "kind": "bid", "character": card,
+                     "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
+                             "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}}
+                    for p in st.players if p.seat not in sealed]
         return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
     return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
             for s, kind in _open_seats(st)]
@@ -395,6 +449,8 @@ ACTION_KEYS = {
 
 def _int(action: Action, key: str) -> int:
     value = action[key]
+    if type(value) is int and value >= 0:  # the common case, checked first for speed
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise IllegalAction("malformed", f"{key} must be a non-negative integer, not {value!r}")
     return value
@@ -407,42 +463,73 @@ def _bool(action: Action, key: str) -> bool:
     return value
 
 
+SEAT_KEY = tuple(str(seat) for seat in range(6))  # seats as JSON object keys
+PHASE_ACTION = {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose", "over": None}
+
+
+def _shared(state: GameState) -> GameState:
+    """A new state sharing every part of `state`: for an action that only replaces one of its
+    containers (a sealed bid before the reveal). The caller replaces, never changes, what it
+    touches."""
+    return GameState(
+        state.players, state.bank, state.seed, state.seed_commitment, state.rng, state.turn,
+        state.phase, state.card, state.specials, state.pile, state.special_deck,
+        state.used_specials, state.doppelganger, state.records, state.sealed, state.tied,
+        state.sealed_tiebreak, state.tasks, state.question, state.bag, state.winner, None)
+
+
+def _bid(action: Action) -> Bid:
+    """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
+    return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),
+               _bool(action, "black_magic"))
+
+
 def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one seat's action; returns the new state and the events. `state` is not changed.
 
     Raises IllegalAction (with a stable `code`) when the action is not legal now.
     """
-    if (not isinstance(action, dict) or not isinstance(action.get("type"), str)
-            or action["type"] not in ACTION_KEYS):
+    kind = action.get("type") if isinstance(action, dict) else None
+    if type(kind) is not str or kind not in ACTION_KEYS:
         raise IllegalAction("malformed", f"an action is an object with a type among "
                                          f"{sorted(ACTION_KEYS)}, not {action!r}")
-    kind = action["type"]
-    if set(action) != ACTION_KEYS[kind]:
+    assert isinstance(action, dict)
+    if action.keys() != ACTION_KEYS[kind]:
         raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
                                          f"{sorted(ACTION_KEYS[kind])}")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+    if type(seat) is not int or not 0 <= seat < len(state.players):
         raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
     if state.winner is not None:
         raise IllegalAction("game_over", "the game is over")
-    if kind != {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose"}[state.phase]:
+    if kind != PHASE_ACTION[state.phase]:
         raise IllegalAction("wrong_phase", f"a {kind} is not asked now: the game waits for "
                                            f"a {state.phase}")
     player = state.players[seat]
-    ev = Events()
     if kind == "bid":
-        bid = Bid(_int(action, "fairy_gold"), _int(action, "common_gold"),
-                  _bool(action, "amulet"), _bool(action, "black_magic"))
-        if seat in state.sealed:
+        fairy_gold, common_gold = action["fairy_gold"], action["common_gold"]
+        amulet, black_magic = action["amulet"], action["black_magic"]
+        if (type(fairy_gold) is int and fairy_gold >= 0 and type(common_gold) is int
+                and common_gold >= 0 and (amulet is True or amulet is False)
+                and (black_magic is True or black_magic is False)):
+            bid = Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
+        else:
+            bid = _bid(action)
+        sealed = state.sealed
+        if seat in sealed:
             raise IllegalAction("already_submitted", "you have already bid in this auction")
         if (bid.fairy_gold > player.fairy_gold or bid.common_gold > player.common_gold
                 or (bid.amulet and player.amulets == 0)
                 or (bid.black_magic and player.black_magic == 0)):
             raise IllegalAction("unaffordable", "you do not hold the coins of that bid")
-        st = state.clone()
-        st.sealed[seat] = bid
-        ev.add("bid_submitted", "{seat} has bid.", seat=seat)
-        if len(st.sealed) == len(st.players):
-            reveal_bids(st, ev)
+        if len(sealed) + 1 < len(state.players):
+            st = _shared(state)  # not the last bid: only the sealed bids change
+            st.sealed = {**sealed, seat: bid}
+            return st, [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}]
+        ev = Events()
+        ev.items.append({"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat})
+        st = state.derive()
+        st.sealed = {**sealed, seat: bid}
+        reveal_bids(st, ev)
     elif kind == "tiebreak":
         tiebid = TieBid(_int(action, "silver"), _bool(action, "amulet"))
         if seat not in state.tied:
@@ -451,11 +538,15 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
             raise IllegalAction("already_submitted", "you have already bid in this tie-break")
         if tiebid.silver > player.silver or (tiebid.amulet and player.amulets == 0):
             raise IllegalAction("unaffordable", "you do not hold the coins of that tie-break bid")
-        st = state.clone()
-        st.sealed_tiebreak[seat] = tiebid
+        ev = Events()
         ev.add("tiebreak_submitted", "{seat} has bid in the tie-break.", seat=seat)
-        if len(st.sealed_tiebreak) == len(st.tied):
-            reveal_tiebreak(st, ev)
+        if len(state.sealed_tiebreak) + 1 < len(state.tied):
+            st = _shared(state)
+            st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
+            return st, ev.items
+        st = state.derive()
+        st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
+        reveal_tiebreak(st, ev)
     else:
         option = action["option"]
         q = state.question
@@ -467,9 +558,10 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
         if option not in {o.id for o in q.options}:
             raise IllegalAction("unknown_option", f"{option!r} is not one of the options: "
                                 f"{', '.join(o.id for o in q.options)}")
-        st = state.clone()
+        st = state.derive()
         st.question = None
         label = next(o.label for o in q.options if o.id == option)
+        ev = Events()
         ev.add("choice", "{seat}: %s." % label, seat=seat, character=q.character, step=q.step,
                option=option)
         advance(st, ev, option)

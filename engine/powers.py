@@ -97,7 +97,7 @@ def nothing(task: Task, ev: Events, why: str) -> None:
 @power("witch")
 def witch(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     # Black Magic coins are unlimited (R1): a second Witch use gives another one (R24).
-    st.players[task.seat].black_magic += 1
+    st.player(task.seat).black_magic += 1
     ev.add("gain", "{seat} takes a Black Magic coin.", seat=task.seat, coin="black_magic",
            amount=1)
     return None
@@ -218,8 +218,8 @@ def thief(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
         return None
     assert task.step == "stone" and choice is not None and task.target is not None
     colour = COLOURS.index(choice)
-    st.players[task.target].stones[colour] -= 1
-    st.players[task.seat].stones[colour] += 1
+    st.player(task.target).stones[colour] -= 1
+    st.player(task.seat).stones[colour] += 1
     ev.add("steal", "{seat} steals a %s stone from {victim}." % choice, seat=task.seat,
            victim=task.target, stone=choice)
     return None
@@ -227,7 +227,7 @@ def thief(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
 
 def steal_coin(st: GameState, task: Task, victim: int, ev: Events) -> None:
     """R15: no stone, then a Common Gold; failing that an unspent Fairy Gold; failing that nothing."""
-    thief_p, victim_p = st.players[task.seat], st.players[victim]
+    thief_p, victim_p = st.player(task.seat), st.player(victim)
     for coin, label in (("common_gold", "Common Gold"), ("fairy_gold", "Fairy Gold")):
         if getattr(victim_p, coin) > 0:
             setattr(victim_p, coin, getattr(victim_p, coin) - 1)
@@ -309,7 +309,7 @@ def brigand(st: GameState, task: Task, choice: str | None, ev: Events) -> Questi
                    seat_options(others))
     assert choice is not None
     victim = int(choice.removeprefix("seat"))
-    robber_p, victim_p = st.players[task.seat], st.players[victim]
+    robber_p, victim_p = st.player(task.seat), st.player(victim)
     common_gold, silver = victim_p.common_gold, victim_p.silver
     robber_p.common_gold += common_gold
     robber_p.silver += silver
@@ -330,7 +330,7 @@ def doppelganger(st: GameState, task: Task, choice: str | None, ev: Events) -> Q
     if "doppelganger" in st.used_specials:
         # R22: played earlier this turn, it lies in the used specials, held by nobody: the
         # Ghost's winner takes it from there and keeps it as if he had won it.
-        st.used_specials.remove("doppelganger")
+        st.used_specials = [c for c in st.used_specials if c != "doppelganger"]
     st.doppelganger = task.seat
     ev.add("doppelganger_taken", "{seat} keeps the Doppelganger face up.", seat=task.seat)
     return None
@@ -345,7 +345,7 @@ def two_headed_dragon(st: GameState, task: Task, choice: str | None,
     drawn = [0, 0, 0]
     for _ in range(min(2, sum(bag))):
         drawn[st.draw_stone(bag)] += 1
-    player = st.players[task.seat]
+    player = st.player(task.seat)
     for c in range(3):
         player.stones[c] += drawn[c]
         st.bank.stones[c] += bag[c]
@@ -356,7 +356,7 @@ def two_headed_dragon(st: GameState, task: Task, choice: str | None,
 
 @power("rainbow_dragon")
 def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    player = st.players[task.seat]
+    player = st.player(task.seat)
     if task.step == "":
         if sum(st.bank.stones) == 0:
             nothing(task, ev, "the bank has no stone")
@@ -426,6 +426,7 @@ def ghost(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
 
 def take_from_pile(st: GameState, task: Task, card: str, via: str, ev: Events) -> None:
     """R23: the card counts as auctioned, the rest is reshuffled, its power is used at once."""
+    st.pile = st.pile[:]  # shared with the state before (see GameState.derive)
     st.pile.remove(card)
     st.records.append(Record(card, via=via))
     st.shuffle(st.pile)
@@ -463,7 +464,7 @@ MERCHANT_PRICES = (("common_gold", 1, "1 Common Gold"), ("fairy_gold", 1, "1 Fai
 
 @power("merchant")
 def merchant(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    player = st.players[task.seat]
+    player = st.player(task.seat)
     if choice is not None and choice != "done":
         colour_name, coin = choice.split(":")
         colour = COLOURS.index(colour_name)
@@ -514,8 +515,9 @@ def necromancer(st: GameState, task: Task, choice: str | None, ev: Events) -> Qu
         return None
     bid = (record.bids or {}).get(task.seat)
     fairy_gold = bid.fairy_gold if bid else 0
+    record = st.record(task.auction)
     record.necromancer_used = True
-    player = st.players[task.seat]
+    player = st.player(task.seat)
     player.fairy_gold_spent -= fairy_gold
     st.bank.fairy_gold += fairy_gold
     ev.add("necromancer", "{seat} gives up %d Fairy Gold to the Necromancer." % fairy_gold,
@@ -532,7 +534,8 @@ def troll(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
     assert choice is not None
     colour = COLOURS.index(choice)
     returned = []
-    for player in st.players:
+    for seat in range(len(st.players)):
+        player = st.player(seat)
         returned.append(player.stones[colour])
         st.bank.stones[colour] += player.stones[colour]
         player.stones[colour] = 0

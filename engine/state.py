@@ -1,13 +1,19 @@
 """The game state and the small operations every rule is written with.
 
-The state is a tree of plain slotted dataclasses. `apply` works on a `clone()` and never touches the
-state it was given; `clone()` is written by hand because it is on the hot path of every action.
+The state is a tree of plain slotted dataclasses, treated as immutable once `apply` (or `new_game`,
+or `loads`) has returned it: nothing in the engine changes a state it was given or one it returned.
+`apply` builds the next state by copy-on-write: `derive()` copies the state's containers (cheap
+lists) but shares the players and the auction records; a rule that changes a player or a record
+first takes its own copy with `st.player(seat)` or `st.record(i)`, which copy it once per `apply`
+(the copies carry the new state's `owner` token). An action that changes nothing but one sealed
+bid skips even that (see `apply`). tests/engine/test_immutable.py proves no call changes a state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from . import rng
 
@@ -40,10 +46,11 @@ class Player:
     amulets: int = 0
     black_magic: int = 0
     fairy_gold_spent: int = 0  # in front of the screen until the end of the turn, public
+    owner: object = field(default=None, compare=False, repr=False)  # see GameState.player
 
-    def clone(self) -> Player:
+    def clone(self, owner: object = None) -> Player:
         return Player(self.seat, self.score, self.stones[:], self.fairy_gold, self.common_gold,
-                      self.silver, self.amulets, self.black_magic, self.fairy_gold_spent)
+                      self.silver, self.amulets, self.black_magic, self.fairy_gold_spent, owner)
 
 
 @dataclass(slots=True)
@@ -58,9 +65,10 @@ class Bank:
         return Bank(self.fairy_gold, self.common_gold, self.silver, self.amulets, self.stones[:])
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A sealed bid (R8): gold, plus optionally one Amulet and one Black Magic coin."""
+class Bid(NamedTuple):
+    """A sealed bid (R8): gold, plus optionally one Amulet and one Black Magic coin.
+
+    A named tuple: immutable, and cheap to make (one per bid of every auction)."""
 
     fairy_gold: int = 0
     common_gold: int = 0
@@ -73,8 +81,7 @@ class Bid:
         return gold * 2 if self.amulet else gold
 
 
-@dataclass(frozen=True, slots=True)
-class TieBid:
+class TieBid(NamedTuple):
     """A sealed tie-break bid (R12): Silver, plus optionally one Amulet."""
 
     silver: int = 0
@@ -97,10 +104,12 @@ class Record:
     winner: int | None = None
     cursed: bool = False
     necromancer_used: bool = False
+    owner: object = field(default=None, compare=False, repr=False)  # see GameState.record
 
-    def clone(self) -> Record:
+    def clone(self, owner: object = None) -> Record:
+        # bids, tied and tiebreak are never changed once set: shared.
         return Record(self.card, self.via, self.bids, self.tied, self.tiebreak, self.winner,
-                      self.cursed, self.necromancer_used)
+                      self.cursed, self.necromancer_used, owner)
 
 
 @dataclass(slots=True)
@@ -169,16 +178,50 @@ class GameState:
     question: Question | None = None
     bag: list[int] | None = None  # stones in the bag, by colour, while a power uses it
     winner: int | None = None
+    # The token of the `apply` that made this state: players and records carrying it are this
+    # state's own copies, which that `apply` may still change. Not part of the game.
+    owner: object = field(default=None, compare=False, repr=False)
 
     def clone(self) -> GameState:
+        """A full, independent copy (for tests and tools that change a state by hand)."""
+        st = self.derive()
+        st.players = [p.clone() for p in self.players]
+        st.records = [r.clone() for r in self.records]
+        st.specials, st.pile = self.specials[:], self.pile[:]
+        st.special_deck, st.used_specials = self.special_deck[:], self.used_specials[:]
+        st.sealed, st.tied = dict(self.sealed), self.tied[:]
+        st.sealed_tiebreak = dict(self.sealed_tiebreak)
+        return st
+
+    def derive(self) -> GameState:
+        """A state to build the next one in: its own bank, tasks, bag and lists of players and
+        records; players and records shared until `player`/`record` copies them.
+
+        The other containers (specials, pile, special_deck, used_specials, sealed, tied,
+        sealed_tiebreak) are shared too: the rules replace them with new ones, never change them
+        in place."""
         return GameState(
-            [p.clone() for p in self.players], self.bank.clone(), self.seed, self.seed_commitment,
-            self.rng, self.turn, self.phase, self.card, self.specials[:], self.pile[:],
-            self.special_deck[:], self.used_specials[:], self.doppelganger,
-            [r.clone() for r in self.records], dict(self.sealed), self.tied[:],
-            dict(self.sealed_tiebreak), [t.clone() for t in self.tasks], self.question,
-            None if self.bag is None else self.bag[:], self.winner,
+            self.players[:], self.bank.clone(), self.seed, self.seed_commitment,
+            self.rng, self.turn, self.phase, self.card, self.specials, self.pile,
+            self.special_deck, self.used_specials, self.doppelganger,
+            self.records[:], self.sealed, self.tied, self.sealed_tiebreak,
+            [t.clone() for t in self.tasks], self.question,
+            None if self.bag is None else self.bag[:], self.winner, object(),
         )
+
+    def player(self, seat: int) -> Player:
+        """Seat `seat`'s player, to be changed: copied on the first change in this `apply`."""
+        p = self.players[seat]
+        if p.owner is not self.owner or p.owner is None:
+            p = self.players[seat] = p.clone(self.owner)
+        return p
+
+    def record(self, index: int) -> Record:
+        """The auction record at `index`, to be changed: copied on the first change."""
+        r = self.records[index]
+        if r.owner is not self.owner or r.owner is None:
+            r = self.records[index] = r.clone(self.owner)
+        return r
 
     # -- randomness -------------------------------------------------------------------------
 
@@ -211,29 +254,47 @@ class Events:
     def __init__(self) -> None:
         self.items: list[dict[str, object]] = []
 
-    def add(self, type_: str, template: str, private_to: list[int] | None = None,
+    def add(self, type_: str, template: str | None, private_to: list[int] | None = None,
             **data: object) -> None:
-        """Record an event. `template` names seats as {seat}, {victim}, ... (see render)."""
-        event: dict[str, object] = {"type": type_, "template": template, **data}
-        event["text"] = render(event, None)
+        """Record an event. `template` names seats as {seat}, {victim}, ... (see render); None
+        for the types of LATE_TEMPLATES, built from the fields when asked for."""
+        # The sentence ("text") is built only when asked for, by view.visible_events.
+        event: dict[str, object] = ({"type": type_, **data} if template is None
+                                    else {"type": type_, "template": template, **data})
         if private_to is not None:
             event["private_to"] = sorted(set(private_to))
         self.items.append(event)
 
 
 SEAT_KEYS = ("seat", "victim", "winner")
+# Event types whose template is built from their fields only when asked for (by `complete` or
+# `render`): the long ones, which most events' readers never need.
+LATE_TEMPLATES: dict[str, Callable[[dict[str, object]], str]] = {}
+
+
+def complete(event: dict[str, object]) -> dict[str, object]:
+    """Add, in place, the template and the sentence that `apply` left out; returns the event."""
+    if "template" not in event:
+        event["template"] = LATE_TEMPLATES[str(event["type"])](event)
+    if "text" not in event:
+        event["text"] = render(event, None)
+    return event
 
 
 def render(event: dict[str, object], names: list[str] | None) -> str:
     """The event's sentence, with seats named by `names` (or "Player N", N = seat + 1)."""
+    template = event.get("template")
+    if template is None:
+        template = LATE_TEMPLATES[str(event["type"])](event)
+    assert isinstance(template, str)
+    if "{" not in template:
+        return template
     values: dict[str, object] = {}
     for key, value in event.items():
         if key in SEAT_KEYS and isinstance(value, int):
             values[key] = names[value] if names and value < len(names) else f"Player {value + 1}"
         else:
             values[key] = value
-    template = event["template"]
-    assert isinstance(template, str)
     return template.format_map(values)
 
 
@@ -248,7 +309,7 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
     have: int = getattr(st.bank, coin)
     got = min(n, have)
     setattr(st.bank, coin, have - got)
-    player = st.players[seat]
+    player = st.player(seat)
     setattr(player, coin, getattr(player, coin) + got)
     label = COIN_LABELS[coin] + ("s" if coin == "amulets" and got != 1 else "")
     if got == n:
@@ -270,14 +331,14 @@ def take_stone_from_bank(st: GameState, seat: int, colour: int, ev: Events) -> b
                stone=name, amount=0)
         return False
     st.bank.stones[colour] -= 1
-    st.players[seat].stones[colour] += 1
+    st.player(seat).stones[colour] += 1
     ev.add("gain", "{seat} takes a %s stone from the bank." % name, seat=seat, stone=name,
            amount=1)
     return True
 
 
 def pay_stones(st: GameState, seat: int, stones: list[int], ev: Events) -> None:
-    player = st.players[seat]
+    player = st.player(seat)
     for colour, n in enumerate(stones):
         player.stones[colour] -= n
         st.bank.stones[colour] += n
@@ -287,7 +348,7 @@ def pay_stones(st: GameState, seat: int, stones: list[int], ev: Events) -> None:
 
 def score(st: GameState, seat: int, points: int, ev: Events) -> None:
     """Add points; reaching 3 ends the game at once, even mid-power (R7)."""
-    player = st.players[seat]
+    player = st.player(seat)
     player.score += points
     ev.add("score", "{seat} scores %d point%s (now %d)." % (points, "" if points == 1 else "s",
            player.score), seat=seat, points=points, score=player.score)
@@ -296,9 +357,7 @@ def score(st: GameState, seat: int, points: int, ev: Events) -> None:
         st.phase = "over"
         st.tasks.clear()
         st.question = None
-        st.sealed.clear()
-        st.sealed_tiebreak.clear()
-        st.tied.clear()
+        st.sealed, st.sealed_tiebreak, st.tied = {}, {}, []  # replaced: shared with states before
         if st.bag is not None:  # a game can end with stones in the bag: they go back
             for colour in range(3):
                 st.bank.stones[colour] += st.bag[colour]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .game import is_over, prompts
-from .state import COLOURS, GameState, Record, stones_dict
+from .state import COLOURS, GameState, Record, complete, stones_dict
 
 
 def _record(record: Record) -> dict[str, Any]:
@@ -20,7 +20,7 @@ def _record(record: Record) -> dict[str, Any]:
             str(s): {"fairy_gold": b.fairy_gold, "common_gold": b.common_gold,
                      "amulet": b.amulet, "black_magic": b.black_magic, "value": b.value}
             for s, b in sorted(record.bids.items())},
-        "tied": record.tied,
+        "tied": None if record.tied is None else record.tied[:],
         "tiebreak": None if record.tiebreak is None else {
             str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
             for s, b in sorted(record.tiebreak.items())},
@@ -96,9 +96,17 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
 
 
 def visible_events(events: list[dict[str, object]], seat: int | None) -> list[dict[str, object]]:
-    """The events `seat` may see (None: a spectator), without their visibility marks."""
+    """The events `seat` may see (None: a spectator), without their visibility marks, each with
+    its sentence in "text" ("Player N" for seats).
+
+    `apply` leaves the sentence out (most events are never read as text); it is added here, once:
+    the event dicts given are completed in place, so a second viewer does not build it again.
+    Events stored by older versions already hold their text and are left as they are.
+    """
     out = []
     for event in events:
+        if "text" not in event:
+            complete(event)
         private_to = event.get("private_to")
         if private_to is not None:
             assert isinstance(private_to, list)

@@ -116,7 +116,7 @@ def test_p9_imp_options_are_sorted_not_in_pile_order() -> None:
 def test_p10_events_name_players_from_one_and_can_use_names() -> None:
     st = build(3, card="red_dragon")
     st, events = auction(st, {1: bid(1)})
-    won = next(e for e in events if e["type"] == "auction_won")
+    won = next(e for e in engine.visible_events(events, None) if e["type"] == "auction_won")
     assert won["winner"] == 1 and won["text"] == "Player 2 wins the Red Dragon."
     assert engine.render_event(won, ["Ann", "Bob", "Cid"]) == "Bob wins the Red Dragon."
 
@@ -152,7 +152,7 @@ def test_p19_merchant_facing_an_empty_bank_logs_that_nothing_happens() -> None:
     """Like the other stone powers with an empty bank (Ancient Dragon, Rainbow Dragon)."""
     st = build(3, card="merchant", bank_stones="", stones={1: "r12 b12", 2: "y12"})
     st, events = auction(st, {0: bid(1)})
-    (nothing,) = [e for e in events if e["type"] == "no_effect"]
+    (nothing,) = [e for e in engine.visible_events(events, None) if e["type"] == "no_effect"]
     assert nothing["seat"] == 0 and nothing["card"] == "merchant"
     assert nothing["text"] == "Player 1's Merchant has no effect: the bank has no stone."
     # A Merchant who empties the bank by buying ends without that event: something happened.

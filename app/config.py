@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app import resources
@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     # permessage-deflate on WebSockets: saves bandwidth, costs CPU and ~40 KiB per socket.
     ws_compression: bool = False
 
+    # The address people use to reach this server (a reverse proxy or a tunnel), e.g.
+    # https://dragons.example.org: invite and watch links are built from it. Unset: the page
+    # builds them from the address its browser used.
+    public_url: str | None = None
+
     # Lobby.
     max_name_length: int = 32
 
@@ -89,6 +94,16 @@ class Settings(BaseSettings):
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("PUBLIC_URL must start with http:// or https://")
+        return value
 
     def resolved_database_url(self) -> str:
         if self.database_url:

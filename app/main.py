@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hub.online_seats,
             idle_minutes=settings.table_idle_minutes,
             online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
+            public_url=settings.public_url,
         )
         hub.queries = queries
         app.state.db = db.engine  # /readyz asks it

@@ -46,8 +46,10 @@ class Queries:
         *,
         idle_minutes: float = 0.0,
         online_tables: Callable[[], Collection[str]] | None = None,
+        public_url: str | None = None,
     ) -> None:
         self.db = db
+        self.public_url = public_url  # PUBLIC_URL: invite links are built on it
         self.online = online  # table id -> seats with a socket in this process
         # The lobby lists an open table only while it changed within idle_minutes (0: always)
         # or a seated person is online (online_tables: the tables where one is, here).
@@ -71,6 +73,8 @@ class Queries:
             winner=game.winner if game else None,
             invite_path=f"/t/{table.id}",
             watch_path=f"/t/{table.id}?watch=1",
+            invite_url=f"{self.public_url}/t/{table.id}" if self.public_url else None,
+            watch_url=f"{self.public_url}/t/{table.id}?watch=1" if self.public_url else None,
             created_at=as_utc(table.created_at),
         )
 

@@ -102,6 +102,12 @@ class TableOut(BaseModel):
     winner: int | None
     invite_path: str
     watch_path: str
+    invite_url: str | None = Field(
+        default=None, description="the invite link on PUBLIC_URL; null when it is not set"
+    )
+    watch_url: str | None = Field(
+        default=None, description="the watch link on PUBLIC_URL; null when it is not set"
+    )
     created_at: datetime
     turn: int | None = Field(
         default=None,

@@ -47,8 +47,9 @@ function renderWaiting() {
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
       seat === me ? h("span", { class: "tag" }, t("table.you")) : null);
   }));
-  $("#invite-link").value = absoluteUrl(table.invite_path || `/t/${state.tableId}`);
-  $("#watch-link").value = absoluteUrl(table.watch_path || `/t/${state.tableId}?watch=1`);
+  // PUBLIC_URL, when the server has one, is the address friends can reach (a proxy, a tunnel).
+  $("#invite-link").value = table.invite_url || absoluteUrl(table.invite_path || `/t/${state.tableId}`);
+  $("#watch-link").value = table.watch_url || absoluteUrl(table.watch_path || `/t/${state.tableId}?watch=1`);
   const seated = me !== null;
   const full = table.taken >= table.seats;
   $("#waiting-actions").hidden = !seated;

@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     # A socket whose pending frames have not drained for this long is closed (1013): a client
     # that never reads cannot hold the server's memory.
     send_timeout_seconds: float = 10.0
+    # Kernel send buffer of each socket (SO_SNDBUF; 0: the system's, which grows to megabytes):
+    # small, so that a client that stops reading is noticed and closed within the timeout above.
+    socket_send_buffer_bytes: int = 65536
     # permessage-deflate on WebSockets: saves bandwidth, costs CPU and ~40 KiB per socket.
     ws_compression: bool = False
 

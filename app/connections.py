@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
 
 log = logging.getLogger("dragonstones.ws")
@@ -154,14 +156,47 @@ class Connection:
         except Exception:
             self._abort()
 
+    def _transport(self) -> asyncio.BaseTransport | None:
+        transport: asyncio.BaseTransport | None = self.ws.scope.get(TRANSPORT_KEY)
+        return transport
+
     def _abort(self) -> None:
         """Drop the TCP connection of a peer that does not read (a close frame would wait
         behind everything it has not read)."""
-        protocol = getattr(self.ws._send, "__self__", None)  # uvicorn's protocol object
-        transport = getattr(protocol, "transport", None)
+        transport = self._transport()
         if transport is not None:
             with contextlib.suppress(Exception):
-                transport.abort()
+                transport.abort()  # type: ignore[attr-defined]
+
+    def cap_kernel_buffer(self, size: int) -> None:
+        """Cap what the kernel holds for this socket: unread frames would otherwise pile up
+        there (megabytes per socket, out of sight of RSS) long before a send blocks and the
+        stuck-socket watch can see it."""
+        transport = self._transport()
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if sock is not None and size > 0:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+TRANSPORT_KEY = "dragonstones.transport"
+
+
+class KeepTransport:
+    """Pure ASGI middleware: puts the server's transport of each WebSocket in its scope, so that
+    a socket whose client stopped reading can be dropped at once and its kernel buffer capped
+    (the framework wraps `send` on the way in, which hides the transport)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            protocol = getattr(send, "__self__", None)  # uvicorn's protocol object
+            transport = getattr(protocol, "transport", None)
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
+        await self.app(scope, receive, send)
 
 
 class RateLimiter:

@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from app import errors, logs, migrate, readiness, replay
 from app.api import api, pages
 from app.config import Settings, get_settings
+from app.connections import KeepTransport
 from app.db import Database
 from app.game.bus import PgBus, SqliteBus, channel_for
 from app.game.hub import Hub
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(KeepTransport)
     # Outermost: a flood is refused before its body is read.
     app.add_middleware(
         HttpRateLimit,

@@ -125,6 +125,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
     )
+    conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)

@@ -1,0 +1,111 @@
+"""A socket whose client never reads is closed once a frame has waited SEND_TIMEOUT_SECONDS for it,
+while an honest spectator of the same game loses no version; and a socket that falls behind gets
+one state for several versions instead of every one (its queue never grows)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import socket
+import time
+from typing import Any
+
+import httpx
+
+from tests.server.harness import (
+    Database,
+    SeatClient,
+    ServerProcess,
+    add_bots,
+    create_table,
+    join,
+    start,
+)
+
+
+def open_never_reading(port: int, table_id: str) -> socket.socket:
+    """A WebSocket handshake by hand (tiny receive window); afterwards nothing is ever read."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(10)
+    s.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(
+        (
+            f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        assert chunk, "closed during the handshake"
+        head += chunk
+    assert b" 101 " in head.split(b"\r\n", 1)[0]
+    return s
+
+
+def server_end_established(port: int, client_port: int) -> bool:
+    """Whether the server's end of the connection from `client_port` is still ESTABLISHED."""
+    want_local, want_remote = f":{port:04X}", f":{client_port:04X}"
+    with open("/proc/net/tcp") as f:
+        next(f)
+        for line in f:
+            parts = line.split()
+            if parts[1].endswith(want_local) and parts[2].endswith(want_remote):
+                return parts[3] == "01"
+    return False
+
+
+async def test_a_client_that_never_reads_is_closed_and_the_others_lose_nothing(
+    sqlite_db: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(sqlite_db, SEND_TIMEOUT_SECONDS="2")
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id = await create_table(http, 6)
+        ann = await join(http, table_id, "Ann")
+        await add_bots(http, ann, 5, "random")
+        slow = [open_never_reading(server.port, table_id) for _ in range(3)]
+        honest = SeatClient(server.ws, table_id, None, None)
+        await honest.connect()
+        await start(http, ann)
+        # Bots and Ann (a scripted player at machine speed) play: versions come fast. Uvicorn's
+        # own keepalive would close a dead socket only after 40 s: the bound below is tighter.
+        player = SeatClient(server.ws, table_id, ann.token, ann.seat)
+        player.strategy = lambda client, prompt: (
+            {"type": "choose", "option": prompt["options"][0]["id"]}
+            if prompt["kind"] == "choose"
+            else {"type": prompt["kind"], "silver": 0, "amulet": False}
+            if prompt["kind"] == "tiebreak"
+            else {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
+                  "black_magic": False}
+        )
+        await player.connect()
+        began = time.monotonic()
+        play = asyncio.create_task(player.play_until_over(timeout=120))
+        # The honest spectator reads all the time, as a browser does.
+        watch = asyncio.create_task(
+            honest.wait_for(
+                lambda m: m["type"] == "state" and m["view"]["winner"] is not None, timeout=120
+            )
+        )
+        ports = [s.getsockname()[1] for s in slow]
+        while any(server_end_established(server.port, p) for p in ports):
+            assert time.monotonic() - began < 30, "a never-reading socket is still open"
+            await asyncio.sleep(0.2)
+        await play
+        await watch
+        for s in slow:
+            s.close()
+
+    # The honest spectator saw every version in order: one state per version or a state
+    # covering several, each continuing from the last it had, never a gap.
+    states = [m for m in honest.messages if m["type"] == "state"]
+    last = None
+    for m in states:
+        if last is not None:
+            assert m["events_from"] == last and m["version"] > last and not m["resync"], m
+        last = m["version"]
+    assert "not read for" in server.log()

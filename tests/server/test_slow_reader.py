@@ -99,6 +99,8 @@ async def test_a_client_that_never_reads_is_closed_and_the_others_lose_nothing(
         await watch
         for s in slow:
             s.close()
+        await honest.close()
+        await player.close()
 
     # The honest spectator saw every version in order: one state per version or a state
     # covering several, each continuing from the last it had, never a gap.

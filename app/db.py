@@ -105,5 +105,12 @@ class Database:
             conn = await stack.enter_async_context(self.engine.begin())
             yield conn
 
+    def asyncpg_dsn(self) -> tuple[str, dict[str, str]]:
+        """Postgres: the DSN and server settings for connections of asyncpg's own (the action
+        path's pool, the listener)."""
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        schema = self.settings.database_schema
+        return dsn, ({"search_path": schema} if schema else {})
+
     async def dispose(self) -> None:
         await self.engine.dispose()

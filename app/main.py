@@ -33,11 +33,7 @@ log = logging.getLogger("dragonstones")
 def _bus(settings: Settings, db: Database, channel: str, metrics: Metrics) -> SqliteBus | PgBus:
     if db.sqlite:
         return SqliteBus(db.engine, settings.sqlite_watch_seconds)
-    url = db.engine.url
-    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
-    server_settings = (
-        {"search_path": settings.database_schema} if settings.database_schema else {}
-    )
+    dsn, server_settings = db.asyncpg_dsn()
 
     async def notify(channel: str, payload: str) -> None:
         async with db.engine.connect() as conn:
@@ -80,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.close()
+            await hub.store.close()
             await db.dispose()
 
     app = FastAPI(

@@ -169,6 +169,7 @@ class Hub:
     async def start(self) -> None:
         """After a start or a crash: listen to other processes, wake the bots of every game
         still being played."""
+        await self.store.open()
         await self.bus.start(self.on_message, self.sweep_soon)
         for table_id in await self.store.playing_tables():
             async with self.hold(table_id) as room:

@@ -111,20 +111,32 @@ class GameStore:
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
+        self._pool: Any = None  # asyncpg.Pool, Postgres only
+
+    async def open(self) -> None:
+        """Postgres: the action path's own asyncpg pool. Each commit is one statement in
+        autocommit, so SQLAlchemy's pool and its greenlet bridge would only add CPU there."""
+        if not self.db.sqlite and self._pool is None:
+            dsn, server_settings = self.db.asyncpg_dsn()
+            size = self.db.settings.db_pool_size
+            self._pool = await asyncpg.create_pool(
+                dsn, min_size=min(2, size), max_size=size, server_settings=server_settings
+            )
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
 
     @contextlib.asynccontextmanager
     async def _pg(self) -> AsyncIterator[Any]:
-        """A pooled connection's asyncpg driver, used directly (no transaction: each statement
-        commits by itself). A connection that failed is never handed out again."""
-        async with self.db.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            try:
-                yield raw.driver_connection
-            except asyncpg.UniqueViolationError:
-                raise
-            except BaseException:
-                await conn.invalidate()
-                raise
+        """A connection of the action path's pool (no transaction: each statement commits by
+        itself). asyncpg discards a connection that failed instead of handing it out again."""
+        if self._pool is None:
+            await self.open()
+        assert self._pool is not None
+        async with self._pool.acquire() as conn:
+            yield conn
 
     async def load(self, table_id: str) -> StoredGame | None:
         """The table's game with its whole action log, or None before the start."""

@@ -497,7 +497,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
     assert isinstance(action, dict)
     if action.keys() != keys:
         raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
-                                         f"{sorted(ACTION_KEYS[kind])}")
+                                         f"{sorted(keys)}")
     if type(seat) is not int or not 0 <= seat < len(state.players):
         raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
     if state.winner is not None:

@@ -72,13 +72,15 @@ def play(engine: Any, players: int, seeds: list[int], with_view: bool,
          record: list[tuple[int, Actions]] | None = None) -> int:
     """The headline loop (with the acting seat's view if `with_view`); returns the actions."""
     n = 0
-    prompts, apply, view, winner = engine.prompts, engine.apply, engine.view, engine.winner
+    prompts, apply, view = engine.prompts, engine.apply, engine.view
     for game_seed in seeds:
         rng = random.Random(game_seed)
         st = engine.new_game(players, game_seed)
         actions: Actions = []
-        while winner(st) is None:
+        while True:
             open_prompts = prompts(st)
+            if not open_prompts:  # [] once the game is over (CONTRACT.md)
+                break
             prompt = open_prompts[int(rng.random() * len(open_prompts))]
             seat = prompt["seat"]
             if with_view:

@@ -490,13 +490,14 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
     Raises IllegalAction (with a stable `code`) when the action is not legal now.
     """
     kind = action.get("type") if isinstance(action, dict) else None
-    if type(kind) is not str or kind not in ACTION_KEYS:
+    keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
         raise IllegalAction("malformed", f"an action is an object with a type among "
                                          f"{sorted(ACTION_KEYS)}, not {action!r}")
     assert isinstance(action, dict)
-    if action.keys() != ACTION_KEYS[kind]:
+    if action.keys() != keys:
         raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
-                                         f"{sorted(ACTION_KEYS[kind])}")
+                                         f"{sorted(keys)}")
     if type(seat) is not int or not 0 <= seat < len(state.players):
         raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
     if state.winner is not None:

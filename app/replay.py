@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 import engine
+from app.api import ERRORS, GameId
 from app.schemas import GameRecord, RecordPlayer
 
 # What a spectator learns of another seat's prompt (the same fields the table socket keeps):
@@ -94,8 +95,10 @@ async def _record(request: Request, game_id: str) -> GameRecord:
     return record
 
 
-@router.get("/api/games/{game_id}/replay", response_model=ReplayOut, tags=["games"])
-async def game_replay(request: Request, game_id: str) -> ReplayOut:
+@router.get(
+    "/api/games/{game_id}/replay", response_model=ReplayOut, tags=["games"], responses=ERRORS
+)
+async def game_replay(request: Request, game_id: GameId) -> ReplayOut:
     """A finished game version by version, as a spectator saw it (public views, prompts, events)."""
     record = await _record(request, game_id)
     try:
@@ -108,7 +111,7 @@ async def game_replay(request: Request, game_id: str) -> ReplayOut:
 
 
 @router.get("/replay/{game_id}", include_in_schema=False)
-async def replay_page(request: Request, game_id: str) -> FileResponse:
+async def replay_page(request: Request, game_id: GameId) -> FileResponse:
     static_dir: Path = request.app.state.settings.static_dir
     path = static_dir / "replay.html"
     if not path.is_file():

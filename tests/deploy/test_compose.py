@@ -67,8 +67,9 @@ async def test_compose_serves_and_keeps_a_game_across_an_app_restart() -> None:
             "BIND_ADDRESS": "127.0.0.1",
             "PORT": str(port),
             "PUBLIC_URL": "",
-            # Bots answer at once: the person's prompts set the pace.
-            "BOT_DELAY_SECONDS": "0",
+            # Bots answer almost at once; a little pause keeps the scripted person, who answers
+            # at machine speed, under the socket's message rate (20/s), as a person would be.
+            "BOT_DELAY_SECONDS": "0.05",
         },
     )
     try:

@@ -17,7 +17,7 @@ class HideTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if "token=" in message:
-            record.msg = TOKEN_IN_QUERY.sub(r"\1<redacted>", message)
+            record.msg = TOKEN_IN_QUERY.sub(r"\1<hidden>", message)
             record.args = ()
         return True
 

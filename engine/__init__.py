@@ -5,6 +5,7 @@
     engine.prompts(state, seat=2)         # seat 2's prompts in full, the others' reduced
     engine.prompts(state, seat=None)      # the public list: every prompt reduced
     engine.timeout_action(state, seat)    # the documented default of that seat's open prompt
+    engine.time_out(state, seat)          # apply it, with a public `timed_out` event first
     engine.is_over(state)                 # whether the game is over
     engine.legal_actions(state, seat)     # every action that seat may send now
     state2, events = engine.apply(state, seat, action)
@@ -29,6 +30,7 @@ from .game import (
     new_game,
     prompts,
     start,
+    time_out,
     timeout_action,
     winner,
 )
@@ -55,6 +57,6 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 __all__ = [
     "CARDS", "CHARACTER_IDS", "Card", "GameState", "IllegalAction", "State", "apply", "dumps",
     "is_over", "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "start",
-    "timeout_action", "view", "visible_events", "winner",
+    "time_out", "timeout_action", "view", "visible_events", "winner",
 ]
 

@@ -409,6 +409,29 @@ def timeout_action(st: GameState, seat: int) -> Action:
     raise IllegalAction("not_your_turn", f"seat {seat!r} is asked nothing now")
 
 
+def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+    """`seat` ran out of time (or is answered for): apply its documented default action, with a
+    public `timed_out` event first so that the log says so ("Time ran out for Bea: no bid.").
+
+    The action to store and replay is `timeout_action(state, seat)`: `apply` of it gives the same
+    state. Raises IllegalAction like `timeout_action`."""
+    action = timeout_action(state, seat)
+    st, events = apply(state, seat, action)
+    kind = action["type"]
+    if kind == "bid":
+        what = "no bid"
+    elif kind == "tiebreak":
+        what = "no Silver in the tie-break"
+    else:
+        q = state.question
+        assert q is not None
+        label = next(o.label for o in q.options if o.id == action["option"])
+        what = label.replace("{", "{{").replace("}", "}}")
+    event: Event = {"type": "timed_out", "template": "Time ran out for {seat}: %s." % what,
+                    "seat": seat, "prompt": kind, "action": action}
+    return st, [event, *events]
+
+
 def default_option(q: Question) -> str:
     ids = [o.id for o in q.options]
     for passive in PASSIVE_OPTIONS:

@@ -65,7 +65,16 @@ def check_api(st: GameState) -> None:
                 assert default["option"] != "pay"
             else:
                 assert default["option"] == ids[0]
-        engine.apply(st, seat, default)
+        after, events = engine.apply(st, seat, default)
+        timed, timed_events = engine.time_out(st, seat)
+        # time_out is that default with a public "time ran out" line first, and nothing else.
+        assert engine.dumps(timed) == engine.dumps(after)
+        first = timed_events[0]
+        assert first["type"] == "timed_out" and first["seat"] == seat
+        assert first["prompt"] == prompt["kind"] and first["action"] == default
+        assert timed_events[1:] == events
+        (line,) = engine.visible_events([first], None)
+        assert line["text"].startswith(f"Time ran out for Player {seat + 1}: ")
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -188,7 +188,7 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
         assert checked > 300
         # Nor does the server's own log carry a token (sockets bring them in the query string).
         log = server.log()
-        assert "token=<redacted>" in log
+        assert "token=<hidden>" in log
         assert not [token for token in tokens if token in log]
         for client in clients + late:
             await client.close()

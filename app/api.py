@@ -41,7 +41,11 @@ pages = APIRouter(include_in_schema=False)
 async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
     return await lobby.create_table(
-        seats=body.seats, public=body.public, turn_seconds=body.turn_seconds
+        seats=body.seats,
+        public=body.public,
+        turn_seconds=body.turn_seconds,
+        choose_seconds=body.choose_seconds,
+        grace_seconds=body.grace_seconds,
     )
 
 
@@ -97,6 +101,31 @@ async def remove_bot(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: To
 async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
     """Start the game once every seat is taken (a seated player's token is required)."""
     return await lobby.start(table_id=table_id, token=token)
+
+
+# -- timers and absent players (issue 8) --
+
+
+@api.post("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
+async def hand_to_bot(
+    request: Request, table_id: TableId, seat: SeatNo, token: Token
+) -> TableOut:
+    """Another seated person hands an absent player's seat to a bot (a seated person's token is
+    required): once the seat's person has been disconnected for the table's `grace_seconds`.
+    Refused `seat_online`, `too_early`, `own_seat`, `not_a_person`, `already_stand_in`,
+    `not_started`, `game_over`. The person takes the seat back by connecting again."""
+    hub = request.app.state.hub
+    return await hub.room(table_id).standins.hand_over(seat=seat, token=token)  # type: ignore[no-any-return]
+
+
+@api.delete("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
+async def take_seat_back(
+    request: Request, table_id: TableId, seat: SeatNo, token: Token
+) -> TableOut:
+    """The seat's own person takes it back from the bot standing in (the seat's token is
+    required); a socket of the seat connecting does the same. Refused `no_stand_in`."""
+    hub = request.app.state.hub
+    return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])

@@ -61,6 +61,15 @@ class Code(StrEnum):
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    # -- timers and absent players (issue 8) --
+    GAME_OVER = "game_over"
+    SEAT_ONLINE = "seat_online"
+    TOO_EARLY = "too_early"
+    OWN_SEAT = "own_seat"
+    NOT_A_PERSON = "not_a_person"
+    ALREADY_STAND_IN = "already_stand_in"
+    NO_STAND_IN = "no_stand_in"
+    NOT_YOUR_SEAT = "not_your_seat"
 
 
 STATUS: dict[str, int] = {
@@ -82,6 +91,15 @@ STATUS: dict[str, int] = {
     Code.RATE_LIMITED: 429,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
+    # -- timers and absent players (issue 8) --
+    Code.GAME_OVER: 409,
+    Code.SEAT_ONLINE: 409,
+    Code.TOO_EARLY: 409,
+    Code.OWN_SEAT: 409,
+    Code.NOT_A_PERSON: 409,
+    Code.ALREADY_STAND_IN: 409,
+    Code.NO_STAND_IN: 409,
+    Code.NOT_YOUR_SEAT: 403,
 }
 
 # The code of an HTTP error raised by the framework itself (unknown route, wrong method).

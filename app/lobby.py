@@ -52,11 +52,18 @@ class Lobby:
         return table
 
     async def create_table(
-        self, *, seats: int, public: bool, turn_seconds: int | None = None
+        self,
+        *,
+        seats: int,
+        public: bool,
+        turn_seconds: int | None = None,
+        choose_seconds: int | None = None,
+        grace_seconds: int | None = None,
     ) -> TableOut:
         async with self.db.write() as session:
             table = TableRow(
-                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds
+                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds,
+                choose_seconds=choose_seconds, grace_seconds=grace_seconds,
             )
             session.add(table)
         return self.queries.table_out(table, [], None)
@@ -245,6 +252,7 @@ class Lobby:
                     over=False,
                     opening=opening,
                     turn_seconds=table.turn_seconds,
+                    choose_seconds=table.choose_seconds,
                     bots=[(s.seat, s.bot_kind, s.bot_seed) for s in seats if s.bot],
                     actions=[],
                 )

@@ -72,8 +72,9 @@ class StateOut(BaseModel):
     events_from: int
     events: list[dict[str, Any]]
     resync: bool = False
-    # Tables with a time limit: when the open bids or tie-breaks will be taken as empty (Unix
-    # time, seconds). null: no limit, or nothing sealed is awaited.
+    # Tables with a time limit: when the open prompt (bids, a tie-break, or a power decision at
+    # a table with choose_seconds) times out to its default (Unix time, seconds). null: no
+    # limit, or nothing timed is awaited.
     deadline: float | None = None
     # The server's clock when this message was made (Unix seconds), to correct a client's clock
     # when it counts down to the deadline.
@@ -98,4 +99,22 @@ class PongOut(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut
+# -- timers and absent players (issue 8) --
+
+
+class NoticeOut(BaseModel):
+    """A table notice that is not a game action: `stand_in` (a bot plays for `seat`; `by` the
+    seat that handed it over, null when the server did after two time-outs in a row) or `back`
+    (the seat's person took it back). Every notice of the table is sent again on connect; `id`
+    rises, so a client keeps each once."""
+
+    type: Literal["notice"] = "notice"
+    id: int
+    kind: Literal["stand_in", "back"]
+    seat: int
+    by: int | None = None
+    version: int = Field(description="the game version it came after, to place it in the log")
+    at: float = Field(description="when (Unix seconds)")
+
+
+ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut | NoticeOut

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -52,6 +53,12 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     # Seconds to submit a sealed bid or tie-break; null: no limit (R13).
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # -- timers and absent players (issue 8) --
+    # Seconds for a power decision (a `choose` prompt); null: no limit.
+    choose_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Seconds a seat's player may be away before a bot may stand in; null: the default
+    # (app.game.standin.grace_seconds).
+    grace_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -76,6 +83,8 @@ class SeatRow(Base):
     bot_kind: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # Decimal text: a 64-bit unsigned seed does not fit a signed BIGINT.
     bot_seed: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    # A bot (bot_kind, bot_seed) plays for this person's absent seat until they come back.
+    stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -105,6 +114,10 @@ class GameRow(Base):
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The open prompt's deadline at a timed table, written with the action that opened it, and
+    # the prompt it belongs to (app.game.clock.prompt_key); null: nothing is timed.
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -130,4 +143,21 @@ class ActionRow(Base):
     # The engine's raw events, private ones included: they let a reconnecting client catch up
     # and only ever leave the server through engine.visible_events.
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NoticeRow(Base):
+    """A server notice of a table that is not a game action (issue 8: "a bot plays for Bea",
+    "Bea is back"), replayed to every socket that connects."""
+
+    __tablename__ = "notices"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(32))  # stand_in | back
+    seat: Mapped[int] = mapped_column(Integer)
+    by_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # null: the server
+    game_version: Mapped[int] = mapped_column(Integer)  # where it falls in the game's log
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

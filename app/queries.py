@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import engine
 from app.db import Database
 from app.errors import Code, ServiceError
+from app.game.standin import grace_seconds
 from app.game.store import as_utc
 from app.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
 from app.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
@@ -64,9 +65,14 @@ class Queries:
             taken=len(seats),
             public=table.public,
             turn_seconds=table.turn_seconds,
+            choose_seconds=table.choose_seconds,
+            grace_seconds=grace_seconds(table),
             status=table.status,  # type: ignore[arg-type]
             players=[
-                PlayerOut(seat=s.seat, name=s.name, bot=s.bot, connected=s.bot or s.seat in online)
+                PlayerOut(
+                    seat=s.seat, name=s.name, bot=s.bot, connected=s.bot or s.seat in online,
+                    stand_in=bool(s.stand_in),
+                )
                 for s in seats
             ],
             game_id=game.id if game else None,

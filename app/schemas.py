@@ -42,6 +42,21 @@ class CreateTable(BaseModel):
         description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
         "nothing (R13). null: no limit",
     )
+    # -- timers and absent players (issue 8) --
+    choose_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=3600,
+        description="time for a power decision (a `choose` prompt); who decides nothing in time "
+        "gets the prompt's documented default. null: no limit",
+    )
+    grace_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=3600,
+        description="how long a seat's player may be disconnected before another seated person "
+        "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
+    )
 
 
 class JoinTable(BaseModel):
@@ -88,6 +103,15 @@ class PlayerOut(BaseModel):
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
     )
+    # -- timers and absent players (issue 8) --
+    stand_in: bool = Field(
+        default=False, description="a bot plays for this person's seat until they come back"
+    )
+    absent: bool = Field(
+        default=False,
+        description="disconnected for longer than the table's grace_seconds: another seated "
+        "person may hand the seat to a bot (only on the table socket; false elsewhere)",
+    )
 
 
 class TableOut(BaseModel):
@@ -96,6 +120,11 @@ class TableOut(BaseModel):
     taken: int
     public: bool
     turn_seconds: int | None
+    # -- timers and absent players (issue 8) --
+    choose_seconds: int | None = None
+    grace_seconds: int = Field(
+        default=120, description="seconds away before a bot may stand in for a seat"
+    )
     status: Literal["open", "playing", "over"]
     players: list[PlayerOut]
     game_id: str | None

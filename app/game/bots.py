@@ -1,5 +1,6 @@
-"""The bot seats of one game: they decide with the engine's bots and act through `Room.submit`, the
-same path as people, with action ids in the server's namespace."""
+"""The bot seats of one game, and the bots standing in for absent people (app.game.standin): they
+decide with the engine's bots and act through `Room.submit`, the same path as people, with action
+ids in the server's namespace."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ class BotSeats:
             seat: engine.bots.make_bot(kind or default_kind, int(seed or 0))
             for seat, kind, seed in bots
         }
+
+    def add(self, seat: int, kind: str | None, seed: str | None, default_kind: str) -> None:
+        """A bot starts playing for a seat (a stand-in for an absent person)."""
+        self.bots[seat] = engine.bots.make_bot(kind or default_kind, int(seed or 0))
+
+    def remove(self, seat: int) -> None:
+        """The seat's person is back: the bot stops before its next decision."""
+        self.bots.pop(seat, None)
 
     def wake(self) -> None:
         """The game moved on: let the bots look whether it is their turn."""
@@ -79,10 +88,11 @@ class BotSeats:
         assert game is not None
         state, version = game.state, game.version
         prompt = next((p for p in engine.prompts(state, seat=seat) if p["seat"] == seat), None)
-        if prompt is None:
+        bot = self.bots.get(seat)
+        if prompt is None or bot is None:  # answered, or the seat's person took it back
             return
         try:
-            action = self.bots[seat].act(engine.view(state, seat), prompt)
+            action = bot.act(engine.view(state, seat), prompt)
         except Exception:
             # A bot bug must not stall the table: play the first legal action instead.
             log.exception("bot %s in game %s failed to decide", seat, game.id)

@@ -1,86 +1,139 @@
-"""The time limit of one game (R13): when a sealed round (bids or a tie-break) opens at a timed
-table, a deadline is set; when it passes, every seat that has not answered plays the engine's
-default action for its prompt, through `Room.submit` like any action."""
+"""The time limits of one game: `turn_seconds` for sealed rounds (bids and tie-breaks, R13) and
+`choose_seconds` for power decisions (`choose` prompts).
+
+When an action opens a timed prompt, the room asks `plan` for its deadline before committing, and
+the store writes it with that action (`games.deadline_at`, `games.deadline_key`): a restart finds
+every deadline where it was, and one that passed meanwhile fires at once. A sealed round keeps the
+deadline of the action that opened it while the seats answer one by one; each step of a power
+decision gets a deadline of its own. When the deadline passes, every seat still asked plays the
+engine's default (`engine.time_out`) through `Room.submit` like any action, with an action id in
+the server's namespace that names the prompt, so two processes (or a restart) never time a seat
+out twice.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
 from app.errors import ServiceError
 
 if TYPE_CHECKING:
+    from app.game.outbound import LiveGame
     from app.game.room import Room
 
 log = logging.getLogger("dragonstones.clock")
 
 SEALED = ("bid", "tiebreak")
+TIMEOUT_ID_PREFIX = "~timeout-"
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    key: str  # which prompt: its kind and the version that opened it ("bid-v12", "choose-v40")
+    at: float  # Unix seconds
+
+
+def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
+    """The open prompt's kind, identity and the seats it asks (None: nobody is asked)."""
+    prompts = engine.prompts(state, seat=None)
+    if not prompts:
+        return None
+    kind = "choose" if any(p["kind"] == "choose" for p in prompts) else prompts[0]["kind"]
+    view = engine.view(state, None)
+    auction = view.get("auction") or {}
+    ident = (view.get("turn"), auction.get("number"), prompts[0].get("character"))
+    return kind, ident, view.get("phase"), frozenset(p["seat"] for p in prompts)
+
+
+def limit_for(game: LiveGame, kind: str) -> int | None:
+    return game.turn_seconds if kind in SEALED else game.choose_seconds
+
+
+def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline | None:
+    """The deadline of the prompt open after `new_state` (reached at `version`): the current one
+    while the same sealed round goes on, a new one when an action opens a timed prompt."""
+    if not (game.turn_seconds or game.choose_seconds):
+        return None
+    new = _round(new_state)
+    if new is None:
+        return None
+    seconds = limit_for(game, new[0])
+    if not seconds:
+        return None
+    if new[0] in SEALED and game.deadline is not None:
+        old = _round(game.state)
+        # The same sealed round: the same kind and auction, and only seats it already asked.
+        if old is not None and old[:3] == new[:3] and new[3] <= old[3]:
+            return game.deadline
+    return Deadline(key=f"{new[0]}-v{version}", at=now + seconds)
+
+
+def opening_deadline(game: LiveGame, now: float) -> Deadline | None:
+    """A timed prompt open in a game loaded without a stored deadline (the start, or a game from
+    before deadlines were stored): its deadline starts now."""
+    return plan(game, game.state, game.version, now)
 
 
 class Clock:
     def __init__(self, room: Room) -> None:
         self.room = room
-        self.round: tuple[Any, ...] | None = None  # the sealed round the deadline belongs to
+        self.armed: Deadline | None = None  # the deadline the task waits for
         self.task: asyncio.Task[None] | None = None
 
-    def _open_round(self) -> tuple[Any, ...] | None:
-        game = self.room.game
-        if game is None or game.over:
-            return None
-        view = engine.view(game.state, None)
-        if view["phase"] not in SEALED:
-            return None
-        auction = view["auction"]
-        return (view["turn"], auction["number"], view["phase"], auction["character"])
-
     def arm(self) -> None:
-        """After every change of the game: start the clock when a new sealed round opens."""
+        """After every change of the game: wait for its current deadline (if any)."""
         game = self.room.game
-        if game is None or not game.turn_seconds or self.room.hub.closed:
+        if game is None or self.room.hub.closed:
             return
-        key = self._open_round()
-        if key == self.round:
+        deadline = None if game.over else game.deadline
+        if deadline == self.armed:
             return
-        self.round = key
-        # The timer's own last action closes its round: it must not cancel itself mid-commit.
+        self.armed = deadline
+        # The timer's own last action closes its prompt: it must not cancel itself mid-commit.
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
-        if key is None:
-            game.deadline = None
-            return
-        game.deadline = time.time() + game.turn_seconds
-        self.task = asyncio.create_task(self._expire(key, game.deadline))
+        if deadline is not None:
+            self.task = asyncio.create_task(self._expire(deadline), name=f"clock-{game.id}")
 
     def cancel(self) -> None:
         if self.task is not None:
             self.task.cancel()
 
-    async def _expire(self, key: tuple[Any, ...], deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
-        label = "-".join(str(part) for part in key)
+    async def _expire(self, deadline: Deadline) -> None:
+        await asyncio.sleep(max(0.0, deadline.at - time.time()))
         game = self.room.game
         assert game is not None
         for prompt in engine.prompts(game.state, seat=None):
-            if self.round != key or game.over or self.room.hub.closed:
+            if game.deadline != deadline or game.over or self.room.hub.closed:
                 return
-            if prompt["kind"] not in SEALED:
-                continue
             seat = prompt["seat"]
-            try:
-                action = engine.timeout_action(game.state, seat)
-            except engine.IllegalAction:
-                continue  # answered meanwhile
             try:
                 await self.room.submit(
                     seat=seat,
-                    action=action,
-                    action_id=f"~timeout-{seat}-{label}"[:64],
+                    action=None,
+                    action_id=f"{TIMEOUT_ID_PREFIX}{seat}-{deadline.key}"[:64],
                     by_server=True,
+                    timed_out=True,
                 )
             except ServiceError as exc:
                 # The seat answered at the last moment: nothing to do.
                 log.info("time limit in game %s, seat %s: %s", game.id, seat, exc.code)
+                continue
+            await self.room.standins.after_time_out(seat)
+
+
+def consecutive_time_outs(game: LiveGame, seat: int) -> int:
+    """How many of this seat's latest actions in a row the clock played for it."""
+    mine = sorted((v, a) for a, (s, v) in game.action_ids.items() if s == seat)
+    count = 0
+    for _version, action_id in reversed(mine):
+        if not action_id.startswith(TIMEOUT_ID_PREFIX):
+            break
+        count += 1
+    return count

@@ -113,6 +113,9 @@ class Hub:
                 await room.catch_up()
                 if lobby:
                     room.refresh_table()
+                    # Stand-ins and notices (issue 8) change with the table, not the game.
+                    await room.standins.reload()
+                    await room.notices.catch_up()
         except Exception:
             log.exception("catching up table %s failed", table_id)
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 import engine
 from app.messages import StateOut
+
+if TYPE_CHECKING:
+    from app.game.clock import Deadline
 
 
 @dataclass(eq=False)
@@ -37,7 +40,10 @@ class LiveGame:
     # server's own actions start with "~", which clients may not send.
     action_ids: dict[str, tuple[int, int]]
     turn_seconds: int | None = None
-    deadline: float | None = None  # when the open sealed round times out (Unix seconds)
+    choose_seconds: int | None = None
+    # When the open prompt times out, and which prompt (app.game.clock); as stored with the
+    # action that opened it.
+    deadline: Deadline | None = None
     committing: int = -1  # the version a commit of this process is writing now
     stale: bool = False  # a commit failed without an answer: reload before the next action
     # (seat, since) -> frame of the current version; emptied whenever the version moves.
@@ -79,7 +85,7 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
             events_from=start,
             events=events,
             resync=resync,
-            deadline=game.deadline,
+            deadline=game.deadline.at if game.deadline else None,
             server_time=time.time(),
         )
         # Every field is given (no defaults to compute) and plain JSON data: orjson writes it

@@ -14,17 +14,21 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import engine
 from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
-from app.game.clock import Clock
+from app.game.clock import Clock, Deadline, opening_deadline, plan
+from app.game.notices import Notices
 from app.game.outbound import LiveGame, state_frame
+from app.game.standin import StandIns
 from app.game.store import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
 from app.messages import AckOut, HelloOut, TableMsg
-from app.schemas import TableOut
+from app.models import utcnow
+from app.schemas import PlayerOut, TableOut
 
 if TYPE_CHECKING:
     from app.game.hub import Hub
@@ -48,6 +52,10 @@ class Room:
         self.game: LiveGame | None = None
         self.bots = BotSeats(self)
         self.clock = Clock(self)
+        self.standins = StandIns(self)
+        self.notices = Notices(self)
+        self.table: TableOut | None = None  # as last read, with this process's presence
+        self._save_task: asyncio.Task[None] | None = None
         self.table_frame: str | None = None
         self._table_refresh: asyncio.Task[None] | None = None
 
@@ -99,10 +107,34 @@ class Room:
             events=events,
             action_ids={a: (s, v) for v, s, a, _e in stored.actions},
             turn_seconds=stored.turn_seconds,
+            choose_seconds=stored.choose_seconds,
         )
+        if stored.deadline_at is not None and stored.deadline_key is not None:
+            self.game.deadline = Deadline(stored.deadline_key, stored.deadline_at.timestamp())
+        elif not stored.over:
+            # A timed prompt open without a stored deadline (the start): its deadline starts
+            # now, and is stored right away so that a restart keeps it.
+            self.game.deadline = opening_deadline(self.game, time.time())
+            if self.game.deadline is not None:
+                self._save_task = asyncio.create_task(self._save_deadline(self.game))
         self.bots.seat(stored.bots, self.hub.settings.default_bot_kind)
         self.clock.arm()
         self.bots.wake()
+
+    async def _save_deadline(self, game: LiveGame) -> None:
+        deadline = game.deadline
+        assert deadline is not None
+        try:
+            stored = await self.hub.store.save_deadline(
+                game.id, game.version, datetime.fromtimestamp(deadline.at, UTC), deadline.key
+            )
+        except DATABASE_ERRORS as exc:
+            log.warning("deadline of game %s not stored: %r", game.id, exc)
+            return
+        if stored is not None and game.deadline == deadline and stored[1] == deadline.key:
+            # Another process stored it first: keep to the stored one.
+            game.deadline = Deadline(stored[1], stored[0].timestamp())
+            self.clock.arm()
 
     def started(self, stored: StoredGame) -> None:
         """The lobby has just committed this table's start: play it, and tell every socket."""
@@ -110,13 +142,23 @@ class Room:
         self.publish()
 
     async def submit(
-        self, *, seat: int, action: dict[str, Any], action_id: str, by_server: bool = False
+        self,
+        *,
+        seat: int,
+        action: dict[str, Any] | None,
+        action_id: str,
+        by_server: bool = False,
+        timed_out: bool = False,
     ) -> AckOut:
         """Validate and commit one action, then push the new state. Idempotent per
-        (seat, action_id)."""
+        (seat, action_id). `timed_out` (the server's clock only): the seat ran out of time, it
+        plays its prompt's default (`engine.time_out`, whose events say so); `action` is then
+        ignored."""
         started = time.perf_counter()
+        if timed_out and not by_server:
+            raise ServiceError(Code.INVALID_MESSAGE, "only the server times a seat out")
         try:
-            ack = await self._submit(seat, action, action_id, by_server, started)
+            ack = await self._submit(seat, action, action_id, by_server, started, timed_out)
         except ServiceError as exc:
             self.hub.metrics.refused(exc.code, table=self.table_id, seat=seat)
             raise
@@ -124,7 +166,13 @@ class Room:
         return ack
 
     async def _submit(
-        self, seat: int, action: dict[str, Any], action_id: str, by_server: bool, started: float
+        self,
+        seat: int,
+        action: dict[str, Any] | None,
+        action_id: str,
+        by_server: bool,
+        started: float,
+        timed_out: bool,
     ) -> AckOut:
         if not by_server and action_id.startswith(SERVER_ID_PREFIX):
             raise ServiceError(Code.INVALID_MESSAGE, "action ids starting with '~' are the server's")
@@ -140,7 +188,9 @@ class Room:
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
             for _attempt in range(3):
-                ack = await self._try_apply(game, seat, action, action_id, by_server, started)
+                ack = await self._try_apply(
+                    game, seat, action, action_id, by_server, started, timed_out
+                )
                 if ack is not None:
                     return ack
                 # Another process committed this version first: catch up and validate again.
@@ -168,17 +218,26 @@ class Room:
         self,
         game: LiveGame,
         seat: int,
-        action: dict[str, Any],
+        action: dict[str, Any] | None,
         action_id: str,
         by_server: bool,
         started: float,
+        timed_out: bool,
     ) -> AckOut | None:
         """One attempt; None when the version guard found the game moved on elsewhere."""
         duplicate = self._duplicate(game, seat, action_id)
         if duplicate is not None:
             return duplicate
         try:
-            new_state, events = engine.apply(game.state, seat, action)
+            if timed_out:
+                # The default is stored as the action: replaying it gives the same state, and
+                # the `timed_out` event kept with it tells every viewer's log.
+                action = engine.timeout_action(game.state, seat)
+                new_state, events = engine.time_out(game.state, seat)
+            else:
+                if action is None:
+                    raise ServiceError(Code.INVALID_MESSAGE, "no action")
+                new_state, events = engine.apply(game.state, seat, action)
         except engine.IllegalAction as exc:
             raise ServiceError(exc.code, exc.message) from None
         except Exception:
@@ -188,6 +247,8 @@ class Room:
             ) from None
         version = game.version + 1
         over = engine.is_over(new_state)
+        now = utcnow()
+        deadline = None if over else plan(game, new_state, version, now.timestamp())
         game.committing = version
         commit_started = time.perf_counter()
         try:
@@ -203,6 +264,9 @@ class Room:
                     state=engine.dumps(new_state),
                     winner=engine.winner(new_state),
                     over=over,
+                    now=now,
+                    deadline_at=datetime.fromtimestamp(deadline.at, UTC) if deadline else None,
+                    deadline_key=deadline.key if deadline else None,
                 )
             )
         except StaleVersion:
@@ -231,6 +295,7 @@ class Room:
         )
         # Committed: now, and only now, the world may learn about it.
         game.state, game.version, game.over = new_state, version, over
+        game.deadline = deadline
         game.events.append(events)
         game.action_ids[action_id] = (seat, version)
         self._moved_on(was_over=False)
@@ -276,6 +341,14 @@ class Room:
             return
         game.state, game.version = state, rows[-1][0]
         game.over = engine.is_over(state)
+        if game.turn_seconds or game.choose_seconds:
+            # The deadline the other process stored with its last action.
+            stored = await self.hub.store.deadline(game.id)
+            if stored is not None and stored[0] == game.version:
+                at, key = stored[1], stored[2]
+                game.deadline = Deadline(key, at.timestamp()) if at and key else None
+            else:
+                game.deadline = plan(game, state, game.version, time.time())
         self._moved_on(was_over=was_over)
 
     # -- sockets ---------------------------------------------------------------------------------
@@ -309,6 +382,8 @@ class Room:
             back = conn.seat is not None and not was_online
             if back:
                 self.table_frame = None  # it shows this seat away: read it again
+                assert conn.seat is not None
+                self.standins.came_back(conn.seat)
             await self._load_table_frame()
             conn.push_table()
             game = await self.load()
@@ -316,9 +391,14 @@ class Room:
                 if conn.sent_version is not None and conn.sent_version > game.version:
                     conn.sent_version = -3  # unknown version: resync from the start
                 conn.send_text(self._initial_state(conn))
+                await self.notices.replay(conn)
             if back:
                 # Tell the others this seat is back: once per burst of presence changes.
                 self.refresh_table(PRESENCE_DELAY)
+            me = self.seat_info(conn.seat)
+            if me is not None and me.stand_in and game is not None and not game.over:
+                # Its person is back: the seat is theirs again from their next prompt.
+                self.standins.return_soon(me.seat)
 
     def _initial_state(self, conn: Connection) -> str:
         # Rendered now, not lazily: `since` decides events_from and resync of this first frame.
@@ -335,19 +415,29 @@ class Room:
             self.connections.discard(conn)
             self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
+                self.standins.went_away(conn.seat)
                 self.refresh_table(PRESENCE_DELAY)
 
     # -- the table (seats and presence) ----------------------------------------------------------
 
+    def seat_info(self, seat: int | None) -> PlayerOut | None:
+        if seat is None or self.table is None:
+            return None
+        return next((p for p in self.table.players if p.seat == seat), None)
+
+    def _set_table(self, table: TableOut) -> TableOut:
+        """The table as every socket here gets it: with who is absent (app.game.standin)."""
+        self.table = self.standins.decorate(table)
+        self.table_frame = TableMsg(table=self.table).model_dump_json()
+        return self.table
+
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
-            table = await self.hub.queries.table(self.table_id)
-            self.table_frame = TableMsg(table=table).model_dump_json()
+            self._set_table(await self.hub.queries.table(self.table_id))
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
-        table = await self.hub.queries.table(self.table_id)
-        self.table_frame = TableMsg(table=table).model_dump_json()
+        table = self._set_table(await self.hub.queries.table(self.table_id))
         for conn in self.connections:
             conn.push_table()
         return table
@@ -368,7 +458,7 @@ class Room:
         except Exception as exc:  # the database is away: the next change sends it
             log.warning("table %s not refreshed: %r", self.table_id, exc)
             return
-        self.table_frame = TableMsg(table=table).model_dump_json()
+        self._set_table(table)
         for conn in self.connections:
             conn.push_table()
 
@@ -381,6 +471,7 @@ class Room:
         for conn in list(self.connections):
             conn.close(code, reason)
         self.clock.cancel()
+        await self.standins.close()
         await self.bots.stop()
         if self._table_refresh:
             self._table_refresh.cancel()

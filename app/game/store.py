@@ -51,9 +51,13 @@ class StoredGame:
     over: bool
     opening: list[dict[str, Any]] | None
     turn_seconds: int | None
-    bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed)
+    bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed), stand-ins included
     # One entry per version after 0: (version, seat, action_id, raw events).
     actions: list[tuple[int, int, str, list[dict[str, Any]]]]
+    # -- timers and absent players (issue 8) --
+    choose_seconds: int | None = None
+    deadline_at: datetime | None = None  # the open prompt's stored deadline
+    deadline_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,9 @@ class Commit:
     winner: int | None
     over: bool
     now: datetime = field(default_factory=utcnow)
+    # The deadline of the prompt open after this action (app.game.clock), null: none.
+    deadline_at: datetime | None = None
+    deadline_key: str | None = None
 
     @property
     def status(self) -> str:
@@ -81,7 +88,7 @@ class Commit:
 _PG_COMMIT = """
 WITH g AS (
     UPDATE games SET state = $1, version = $2, status = $3, winner = $4, updated_at = $5,
-                     finished_at = $6
+                     finished_at = $6, deadline_at = $14, deadline_key = $15
     WHERE id = $7 AND version = $2 - 1
     RETURNING id
 ), a AS (
@@ -147,7 +154,7 @@ class GameStore:
             table = await session.get(TableRow, table_id)
             seats = await session.execute(
                 select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
-                    SeatRow.table_id == table_id, SeatRow.bot.is_(True)
+                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
                 )
             )
             rows = await session.execute(
@@ -169,6 +176,9 @@ class GameStore:
                 turn_seconds=table.turn_seconds if table else None,
                 bots=[(s, k, b) for s, k, b in seats],
                 actions=[(v, s, a, e) for v, s, a, e in rows],
+                choose_seconds=table.choose_seconds if table else None,
+                deadline_at=as_utc(game.deadline_at) if game.deadline_at else None,
+                deadline_key=game.deadline_key,
             )
 
     async def since(
@@ -196,6 +206,84 @@ class GameStore:
         return [
             (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
         ]
+
+    # -- timers and absent players (issue 8) ----------------------------------------------------
+
+    async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
+        """The game's version and the deadline stored with it (another process's commit)."""
+        async with self.db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRow.version, GameRow.deadline_at, GameRow.deadline_key).where(
+                        GameRow.id == game_id
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        return row[0], as_utc(row[1]) if row[1] else None, row[2]
+
+    async def save_deadline(
+        self, game_id: str, version: int, at: datetime, key: str
+    ) -> tuple[datetime, str] | None:
+        """Store the deadline of a prompt that opened without one (the start): only if the game
+        is still at `version` and has none. Returns the deadline the database holds then (maybe
+        another process's), or None when the game moved on."""
+        async with self.db.write_core() as conn:
+            await conn.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.version == version,
+                    GameRow.deadline_key.is_(None),
+                )
+                .values(deadline_at=at, deadline_key=key)
+            )
+            row = (
+                await conn.execute(
+                    select(GameRow.deadline_at, GameRow.deadline_key).where(
+                        GameRow.id == game_id, GameRow.version == version
+                    )
+                )
+            ).first()
+        if row is None or row[1] is None:
+            return None
+        return as_utc(row[0]) if row[0] else utcnow(), row[1]
+
+    async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
+        """(seat, kind, seed) of every bot seat and stand-in of the table."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
+                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
+                )
+            )
+            return [(s, k, b) for s, k, b in rows]
+
+    async def set_stand_in(
+        self, table_id: str, seat: int, on: bool, kind: str | None = None, seed: str | None = None
+    ) -> bool:
+        """A bot (kind, seed) starts or stops playing for a person's seat; False when the seat
+        already was so (another caller, another process) or is a bot's."""
+        values: dict[str, Any] = {"stand_in": on}
+        if on:
+            values.update(bot_kind=kind, bot_seed=seed)
+        async with self.db.write_core() as conn:
+            result = await conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.bot.is_(False),
+                    SeatRow.stand_in.is_(not on),
+                )
+                .values(**values)
+            )
+            if result.rowcount == 1:
+                await conn.execute(
+                    update(TableRow).where(TableRow.id == table_id).values(updated_at=utcnow())
+                )
+        return bool(result.rowcount == 1)
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""
@@ -243,6 +331,8 @@ class GameStore:
                 orjson.dumps(c.events).decode(),
                 c.table_id,
                 self.channel,
+                c.deadline_at,
+                c.deadline_key,
             )
         if committed is None:  # no row: the guard found another version
             raise StaleVersion
@@ -259,6 +349,8 @@ class GameStore:
                     winner=c.winner,
                     updated_at=c.now,
                     finished_at=c.now if c.over else None,
+                    deadline_at=c.deadline_at,
+                    deadline_key=c.deadline_key,
                 )
             )
             if result.rowcount != 1:

@@ -1,5 +1,12 @@
 """Time limits on every decision, stored deadlines, bots standing in for absent players.
 
+tables.choose_seconds: the limit of power decisions (null: none); tables.grace_seconds: how long
+a seat's player may be away before another seated person may hand the seat to a bot (null: the
+default, 120 s, or 30 s at a timed table). games.deadline_at/deadline_key: the open prompt's
+deadline and which prompt it belongs to, written with the action that opened it. seats.stand_in:
+a bot plays for this person's seat (seats.bot_kind/bot_seed name that bot). notices: "a bot plays
+for Bea", "Bea is back", replayed to every socket.
+
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-11-30
@@ -9,6 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
+from alembic import op
+
 revision: str = "0007"
 down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
@@ -16,8 +26,41 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    pass
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("choose_seconds", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("grace_seconds", sa.Integer(), nullable=True))
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("deadline_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("deadline_key", sa.String(64), nullable=True))
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(
+            sa.Column("stand_in", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+    op.create_table(
+        "notices",
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False,
+                  autoincrement=True),
+        sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("kind", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("by_seat", sa.Integer(), nullable=True),
+        sa.Column("game_version", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE",
+                                name="fk_notices_table_id_tables"),
+        sa.PrimaryKeyConstraint("id", name="pk_notices"),
+    )
+    op.create_index("ix_notices_table_id", "notices", ["table_id"])
 
 
 def downgrade() -> None:
-    pass
+    op.drop_index("ix_notices_table_id", table_name="notices")
+    op.drop_table("notices")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("stand_in")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("deadline_key")
+        batch.drop_column("deadline_at")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("grace_seconds")
+        batch.drop_column("choose_seconds")

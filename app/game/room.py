@@ -40,6 +40,7 @@ log = logging.getLogger("dragonstones.room")
 PRESENCE_DELAY = 0.25
 # Action ids of the server's own actions (bots, time-outs) start with this; clients' may not.
 SERVER_ID_PREFIX = "~"
+BOT_ID_PREFIX = "~bot-"
 
 
 class Room:
@@ -187,6 +188,9 @@ class Room:
                 raise unavailable() from None
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
+            if action_id.startswith(BOT_ID_PREFIX) and seat not in self.bots.bots:
+                # A stand-in whose person took the seat back while it was deciding.
+                raise ServiceError(Code.CONFLICT, "no bot plays for this seat any more")
             for _attempt in range(3):
                 ack = await self._try_apply(
                     game, seat, action, action_id, by_server, started, timed_out

@@ -1,0 +1,187 @@
+"""Absent players (issue 8): another seated person hands a seat whose person has been away for the
+grace period to a bot, which plays it to the end; the person comes back and takes the seat back at
+their next prompt; and every refusal (too early, an online seat, not seated, a spectator)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+from tests.server.harness import (
+    Database,
+    Seat,
+    SeatClient,
+    ServerProcess,
+    add_bots,
+    bearer,
+    bot_strategy,
+    create_table,
+    db_rows,
+    join,
+    start,
+    wait_game_over,
+)
+
+GRACE = 3
+
+
+def _player(table: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(p for p in table["players"] if p["seat"] == seat)
+
+
+async def _setup(
+    http: httpx.AsyncClient, server: ServerProcess
+) -> tuple[str, Seat, Seat, SeatClient, SeatClient]:
+    r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": GRACE})
+    assert r.status_code == 201 and r.json()["grace_seconds"] == GRACE
+    table_id = r.json()["id"]
+    ann = await join(http, table_id, "Ann")
+    bob = await join(http, table_id, "Bob")
+    await add_bots(http, ann, 1)
+    a = SeatClient(server.ws, table_id, ann.token, ann.seat, bot_strategy("heuristic", 1))
+    b = SeatClient(server.ws, table_id, bob.token, bob.seat, bot_strategy("heuristic", 2))
+    await a.connect()
+    await b.connect()
+    return table_id, ann, bob, a, b
+
+
+async def _hand(http: httpx.AsyncClient, table_id: str, seat: int, token: str | None) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return await http.post(f"/api/tables/{table_id}/seats/{seat}/standin", headers=headers)
+
+
+async def _absent(client: SeatClient, seat: int, timeout: float = 20) -> None:
+    await client.wait_for(
+        lambda m: m["type"] == "table" and _player(m["table"], seat)["absent"], timeout
+    )
+
+
+async def _actions(database: Database, table_id: str) -> list[Any]:
+    return await db_rows(
+        database,
+        "SELECT a.version, a.seat, a.action_id FROM actions a JOIN games g ON g.id = a.game_id "
+        "WHERE g.table_id = :t ORDER BY a.version",
+        t=table_id,
+    )
+
+
+async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_game(
+    database: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(database)
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id, ann, bob, a, b = await _setup(http, server)
+        other = await join(http, await create_table(http, 3), "Zed")
+        # Before the start there is nothing to hand over.
+        r = await _hand(http, table_id, bob.seat, ann.token)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "not_started"
+        await start(http, ann)
+        await a.wait_for(lambda m: m["type"] == "state")
+        # Bob is here: his seat is not anyone else's to give.
+        r = await _hand(http, table_id, bob.seat, ann.token)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "seat_online"
+        # Bob leaves for good.
+        await b.close()
+        await a.wait_for(
+            lambda m: m["type"] == "table" and not _player(m["table"], bob.seat)["connected"]
+        )
+        away_since = time.monotonic()
+        refusals = {
+            "too_early": await _hand(http, table_id, bob.seat, ann.token),
+            "own_seat": await _hand(http, table_id, ann.seat, ann.token),
+            "not_a_person": await _hand(http, table_id, 2, ann.token),  # the bot's seat
+            "missing_token": await _hand(http, table_id, bob.seat, None),  # a spectator
+            "invalid_token": await _hand(http, table_id, bob.seat, "not-a-token"),
+            "not_seated": await _hand(http, table_id, bob.seat, other.token),
+        }
+        assert time.monotonic() - away_since < GRACE, "the machine is too slow for this test"
+        for code, r in refusals.items():
+            assert r.json()["detail"]["code"] == code, (code, r.text)
+            assert r.status_code == {"missing_token": 401, "invalid_token": 401,
+                                     "not_seated": 403}.get(code, 409)
+        assert "try again in" in refusals["too_early"].json()["detail"]["message"]
+        table = (await http.get(f"/api/tables/{table_id}")).json()
+        assert not _player(table, bob.seat)["stand_in"]  # nothing changed
+        (row,) = await db_rows(
+            database, "SELECT stand_in FROM seats WHERE table_id = :t AND seat = :s",
+            t=table_id, s=bob.seat,
+        )
+        assert not row.stand_in
+
+        # Once the grace period has passed, every socket shows Bob absent: one click hands it.
+        await _absent(a, bob.seat)
+        r = await _hand(http, table_id, bob.seat, ann.token)
+        assert r.status_code == 200, r.text
+        assert _player(r.json(), bob.seat)["stand_in"]
+        r = await _hand(http, table_id, bob.seat, ann.token)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "already_stand_in"
+        # Only Bob takes his seat back.
+        r = await http.delete(
+            f"/api/tables/{table_id}/seats/{bob.seat}/standin", headers=bearer(ann)
+        )
+        assert r.status_code == 403 and r.json()["detail"]["code"] == "not_your_seat"
+
+        await a.play_until_over(90)
+        await wait_game_over(http, table_id)
+        notices = [m for m in a.messages if m["type"] == "notice"]
+        assert [(n["kind"], n["seat"], n["by"]) for n in notices] == [
+            ("stand_in", bob.seat, ann.seat)
+        ]
+        rows = await _actions(database, table_id)
+        after = [r.action_id for r in rows if r.seat == bob.seat and r.version > notices[0]["version"]]
+        assert after and all(i.startswith("~bot-") for i in after)
+        # A socket that connects later is told too.
+        late = SeatClient(server.ws, table_id, None, None)
+        await late.connect()
+        await late.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "stand_in")
+        await late.close()
+        await a.close()
+
+
+async def test_the_player_comes_back_and_takes_the_seat_back_at_their_next_prompt(
+    database: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(database)
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id, ann, bob, a, b = await _setup(http, server)
+        await start(http, ann)
+        await b.close()
+        # Ann plays on while Bob is away; the table waits for Bob's bid.
+        play = asyncio.create_task(a.play_until_over(120))
+        while True:
+            r = await _hand(http, table_id, bob.seat, ann.token)
+            if r.status_code == 200:
+                break
+            assert r.json()["detail"]["code"] in ("too_early", "seat_online"), r.text
+            await asyncio.sleep(0.5)
+        # The bot plays for Bob.
+        ends = time.monotonic() + 20
+        while not any(
+            r.seat == bob.seat and r.action_id.startswith("~bot-")
+            for r in await _actions(database, table_id)
+        ):
+            assert time.monotonic() < ends, "the stand-in never played"
+            await asyncio.sleep(0.1)
+        # Bob comes back with his token: the page is told, and the seat is his again.
+        b.messages.clear()
+        await b.connect()
+        back = await b.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "back")
+        assert back["seat"] == bob.seat
+        table = await b.wait_for(
+            lambda m: m["type"] == "table" and not _player(m["table"], bob.seat)["stand_in"]
+        )
+        assert _player(table["table"], bob.seat)["connected"]
+        await asyncio.gather(play, b.play_until_over(120))
+        await wait_game_over(http, table_id)
+        rows = await _actions(database, table_id)
+        mine = [r.action_id for r in rows if r.seat == bob.seat and r.version > back["version"]]
+        # From his next prompt on, Bob played every decision himself.
+        assert mine and not any(i.startswith("~") for i in mine), mine
+        assert set(b.acks) >= set(mine)
+        kinds = [(m["kind"], m["seat"]) for m in a.messages if m["type"] == "notice"]
+        assert kinds == [("stand_in", bob.seat), ("back", bob.seat)]
+        await a.close()
+        await b.close()

@@ -90,6 +90,7 @@ const EN = {
   tiebreak_started: (e, n) => `Tie at ${e.value} between ${listNames((e.seats || []).map(n))}: they bid Silver to break it.`,
   tiebreak_revealed: (e, n) => `Tie-break: ${bidList(e.bids, n, (b) => `${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`)}.`,
   score: (e, n) => `${n(e.seat)} scores ${t("table.points", { n: e.points })} (total ${e.score}).`,
+  timed_out: (e, n) => timedOut(e, n),
 };
 
 const FR = {
@@ -139,7 +140,25 @@ const FR = {
   turn_ended: (e) => `Fin du tour ${e.turn} : l’or des fées dépensé retourne derrière les écrans, les pièces maudites inutilisées retournent à la banque.`,
   choice: (e, n) => choiceFr(e, n),
   auto_choice: (e, n) => choiceFr(e, n),
+  timed_out: (e, n) => timedOut(e, n),
 };
+
+// -- timers and absent players (issue 8) --
+
+/** "Time ran out for Bea: no bid." The engine's text names a chosen seat "Player 2": the line
+ *  that follows a power's time-out (the choice) says what was chosen, with names. */
+function timedOut(e, n) {
+  const kind = ["bid", "tiebreak", "choose"].includes(e.prompt) ? e.prompt : null;
+  return kind ? t(`log.timed_out_${kind}`, { name: n(e.seat) }) : null;
+}
+
+/** The sentence of a table notice (a bot stands in for a seat, its person is back). */
+export function noticeSentence(notice, nameOf) {
+  const name = nameOf(notice.seat);
+  if (notice.kind === "back") return typeset(t("log.back", { name }));
+  if (typeof notice.by === "number") return typeset(t("log.stand_in_by", { name, by: nameOf(notice.by) }));
+  return typeset(t("log.stand_in_auto", { name }));
+}
 
 function choiceFr(e, n) {
   // The English template already holds the engine's label; French says who chose what.
@@ -172,6 +191,7 @@ export function eventClass(event) {
     case "auction_started": return "auction";
     case "auction_won": return "win";
     case "score": case "game_over": return "score";
+    case "timed_out": return "timeout";
     default: return "";
   }
 }

@@ -81,6 +81,7 @@ function renderTables() {
             Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
           table.turn_seconds ? h("span", { class: "tag timer-tag" }, formatSeconds(table.turn_seconds)) : null,
+          table.choose_seconds ? h("span", { class: "tag timer-tag choose-timer-tag", title: t("lobby.choose_timer") }, `⚡ ${formatSeconds(table.choose_seconds)}`) : null,
           names.length ? h("span", { class: "muted names" }, names.join(", ")) : null),
         h("div", { class: "row-actions" },
           mine
@@ -240,6 +241,8 @@ $("#create-form").addEventListener("submit", async (ev) => {
     const body = { seats, public: $("#public").checked };
     const seconds = Number($("#timer").value);
     if (seconds > 0) body.turn_seconds = seconds;
+    const chooseSeconds = Number($("#choose-timer").value); // issue 8: time for power decisions
+    if (chooseSeconds > 0) body.choose_seconds = chooseSeconds;
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {

@@ -3,7 +3,7 @@
 // the same id after a reconnect or 8 s of silence. Everything it learns goes into the store.
 
 import { newId, saveSeat } from "./common.js";
-import { state, update, absorbState, myPrompt, promptKey } from "./store.js";
+import { state, update, absorbState, absorbNotice, myPrompt, promptKey } from "./store.js";
 
 let ws = null;
 let attempt = 0;
@@ -92,6 +92,9 @@ function onMessage(msg) {
     case "state":
       absorbState(msg);
       settlePending();
+      break;
+    case "notice": // issue 8: a bot stands in for a seat, its person is back
+      absorbNotice(msg);
       break;
     case "ack":
       if (state.pending && state.pending.action_id === msg.action_id) update({ pending: null });

@@ -20,11 +20,14 @@ export const state = {
   prompts: [],
   log: [], // visible events, oldest first
   pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
-  deadline: null, // ms on this browser's clock when the open sealed round closes, or null
+  deadline: null, // ms on this browser's clock when the open prompt times out, or null
   actionError: null,
   offline: false,
   endDismissed: false,
   lastReveal: null, // the latest auction with bids, kept until the next one (across turns)
+  // -- timers and absent players (issue 8) --
+  notices: [], // table notices (a bot stands in, a person is back), oldest first, each once
+  seatBack: null, // ms when this seat was given back to its person (the page says so a while)
 };
 
 const listeners = new Set();
@@ -113,4 +116,16 @@ export function latestReveal(view, log) {
   const quiet = ["auction_started", "turn_started", "turn_ended", "special_deck_reshuffled", "bid_submitted", "tiebreak_submitted"];
   const effects = start < 0 ? [] : log.slice(start + 1).filter((e) => !quiet.includes(e.type)).slice(0, 8);
   return { turn: view.turn, index: idx, record: records[idx], effects };
+}
+
+// -- timers and absent players (issue 8) --
+
+/** Take a `notice` message in (each notice id once; they are sent again on every connect). */
+export function absorbNotice(msg) {
+  if (state.notices.some((n) => n.id === msg.id)) return;
+  const notices = state.notices.concat([msg]).sort((a, b) => a.id - b.id);
+  const patch = { notices };
+  // Given back just now (not a notice replayed from long ago): the page says so.
+  if (msg.kind === "back" && msg.seat === mySeat() && Date.now() / 1000 - msg.at < 60) patch.seatBack = Date.now();
+  update(patch);
 }

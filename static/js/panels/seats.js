@@ -1,7 +1,8 @@
 // The seats around the table: name, presence, score, stones, Fairy Gold spent, the Doppelganger,
-// and whether each player has bid or is deciding.
+// whether each player has bid or is deciding, a bot playing for an absent player, and the button
+// that hands an absent player's seat to a bot.
 
-import { h, $, fill } from "../common.js";
+import { h, $, fill, api, ApiError } from "../common.js";
 import { t } from "../i18n.js";
 import { coinStack, stonesEl } from "../cards.js";
 import { state, subscribe, mySeat, nameOf, playerInfo } from "../store.js";
@@ -58,8 +59,37 @@ function render() {
       h("div", { class: "seat-row" }, stonesEl(p.stones)),
       h("div", { class: "seat-row spent" }, coinStack("fairy_gold", p.fairy_gold_spent, { label: t("table.spent") })),
       p.has_doppelganger ? h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger")) : null,
-      status ? h("span", { class: `seat-status ${status.cls}`, dataset: { status: status.cls } }, status.text) : null);
+      status ? h("span", { class: `seat-status ${status.cls}`, dataset: { status: status.cls } }, status.text) : null,
+      standInEl(p.seat, info, me));
   }));
+}
+
+// -- timers and absent players (issue 8) --
+
+/** "bot playing for Bea" on a seat a bot plays for; on an absent player's seat, for the other
+ *  seated players, the button that hands it to a bot (the server checks the grace period). */
+function standInEl(seat, info, me) {
+  if (!info || info.bot) return null;
+  if (info.stand_in) {
+    return h("span", { class: "seat-standin", dataset: { standIn: seat } }, "🤖 ", t("table.stand_in", { name: nameOf(seat) }));
+  }
+  if (!info.absent || me === null || me === seat || (state.view && state.view.winner !== null)) return null;
+  const error = h("span", { class: "form-error", role: "alert", hidden: true });
+  const button = h("button", {
+    type: "button", class: "btn small hand-to-bot", dataset: { handToBot: seat },
+    title: t("table.hand_to_bot_title", { name: nameOf(seat) }),
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        await api("POST", `/api/tables/${encodeURIComponent(state.tableId)}/seats/${seat}/standin`, { token: state.seat.token });
+      } catch (e) {
+        error.textContent = e instanceof ApiError ? e.message : String(e);
+        error.hidden = false;
+        button.disabled = false;
+      }
+    },
+  }, t("table.hand_to_bot"));
+  return h("div", { class: "seat-row standin-offer" }, h("span", { class: "tag away" }, t("table.away")), button, error);
 }
 
 export function mount() {

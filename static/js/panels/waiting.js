@@ -57,8 +57,11 @@ function renderWaiting() {
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !seated || full;
   const timerHint = $("#timer-hint");
-  timerHint.hidden = !table.turn_seconds;
-  if (table.turn_seconds) timerHint.textContent = t("table.timer", { t: formatSeconds(table.turn_seconds) });
+  timerHint.hidden = !table.turn_seconds && !table.choose_seconds;
+  timerHint.textContent = [
+    table.turn_seconds ? t("table.timer", { t: formatSeconds(table.turn_seconds) }) : "",
+    table.choose_seconds ? t("table.choose_timer", { t: formatSeconds(table.choose_seconds) }) : "",
+  ].filter(Boolean).join(" ");
   $("#waiting-spectator").hidden = seated;
 }
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from annotated_types import Ge, Le
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
 
 from app import names
 
@@ -27,6 +28,17 @@ class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
+def _not_bool(value: Any) -> Any:
+    # JSON `true` is not a number of seconds (pydantic would read it as 1).
+    if isinstance(value, bool):
+        raise ValueError("a number of seconds, not a boolean")
+    return value
+
+
+# Issue 8: a number of seconds in a table's settings.
+Seconds = Annotated[int, Ge(1), Le(3600), BeforeValidator(_not_bool)]
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
@@ -43,17 +55,13 @@ class CreateTable(BaseModel):
         "nothing (R13). null: no limit",
     )
     # -- timers and absent players (issue 8) --
-    choose_seconds: int | None = Field(
+    choose_seconds: Seconds | None = Field(
         None,
-        ge=1,
-        le=3600,
         description="time for a power decision (a `choose` prompt); who decides nothing in time "
         "gets the prompt's documented default. null: no limit",
     )
-    grace_seconds: int | None = Field(
+    grace_seconds: Seconds | None = Field(
         None,
-        ge=1,
-        le=3600,
         description="how long a seat's player may be disconnected before another seated person "
         "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
     )

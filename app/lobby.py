@@ -7,6 +7,8 @@ both succeeding; then the table's sockets here are told, and other processes thr
 
 from __future__ import annotations
 
+import time
+
 from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +17,7 @@ import engine
 from app import names
 from app.db import Database
 from app.errors import Code, ServiceError
+from app.game.clock import first_deadline
 from app.game.hub import Hub
 from app.game.room import Room
 from app.game.store import StoredGame
@@ -217,6 +220,10 @@ class Lobby:
                     )
                 seed = new_seed()
                 state, opening = engine.start(players=table.seats, seed=seed)
+                # Issue 8: the opening prompt's deadline is stored with the game.
+                deadline = first_deadline(
+                    state, table.turn_seconds, table.choose_seconds, time.time()
+                )
                 game = GameRow(
                     id=new_id(),
                     table_id=table_id,
@@ -227,6 +234,8 @@ class Lobby:
                     opening_events=opening,
                     version=0,
                     status="playing",
+                    deadline_at=deadline.stamp() if deadline else None,
+                    deadline_key=deadline.key if deadline else None,
                 )
                 session.add(game)
                 # Guarded so that two processes cannot both start the table.
@@ -253,6 +262,8 @@ class Lobby:
                     opening=opening,
                     turn_seconds=table.turn_seconds,
                     choose_seconds=table.choose_seconds,
+                    deadline_at=deadline.stamp() if deadline else None,
+                    deadline_key=deadline.key if deadline else None,
                     bots=[(s.seat, s.bot_kind, s.bot_seed) for s in seats if s.bot],
                     actions=[],
                 )

@@ -17,14 +17,16 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import engine
-from app.errors import ServiceError
+from app.errors import DATABASE_ERRORS, ServiceError
 
 if TYPE_CHECKING:
     from app.game.outbound import LiveGame
     from app.game.room import Room
+    from app.game.store import StoredGame
 
 log = logging.getLogger("dragonstones.clock")
 
@@ -36,6 +38,9 @@ TIMEOUT_ID_PREFIX = "~timeout-"
 class Deadline:
     key: str  # which prompt: its kind and the version that opened it ("bid-v12", "choose-v40")
     at: float  # Unix seconds
+
+    def stamp(self) -> datetime:
+        return datetime.fromtimestamp(self.at, UTC)
 
 
 def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
@@ -50,26 +55,42 @@ def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
     return kind, ident, view.get("phase"), frozenset(p["seat"] for p in prompts)
 
 
-def limit_for(game: LiveGame, kind: str) -> int | None:
-    return game.turn_seconds if kind in SEALED else game.choose_seconds
-
-
 def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline | None:
     """The deadline of the prompt open after `new_state` (reached at `version`): the current one
     while the same sealed round goes on, a new one when an action opens a timed prompt."""
-    if not (game.turn_seconds or game.choose_seconds):
+    return _plan(game.turn_seconds, game.choose_seconds, game.state, game.deadline, new_state,
+                 version, now)
+
+
+def first_deadline(
+    state: Any, turn_seconds: int | None, choose_seconds: int | None, now: float
+) -> Deadline | None:
+    """The deadline of a game's opening prompt (stored with the game at the start)."""
+    return _plan(turn_seconds, choose_seconds, None, None, state, 0, now)
+
+
+def _plan(
+    turn_seconds: int | None,
+    choose_seconds: int | None,
+    old_state: Any,
+    old_deadline: Deadline | None,
+    new_state: Any,
+    version: int,
+    now: float,
+) -> Deadline | None:
+    if not (turn_seconds or choose_seconds):
         return None
     new = _round(new_state)
     if new is None:
         return None
-    seconds = limit_for(game, new[0])
+    seconds = turn_seconds if new[0] in SEALED else choose_seconds
     if not seconds:
         return None
-    if new[0] in SEALED and game.deadline is not None:
-        old = _round(game.state)
+    if new[0] in SEALED and old_deadline is not None and old_state is not None:
+        old = _round(old_state)
         # The same sealed round: the same kind and auction, and only seats it already asked.
         if old is not None and old[:3] == new[:3] and new[3] <= old[3]:
-            return game.deadline
+            return old_deadline
     return Deadline(key=f"{new[0]}-v{version}", at=now + seconds)
 
 
@@ -84,6 +105,45 @@ class Clock:
         self.room = room
         self.armed: Deadline | None = None  # the deadline the task waits for
         self.task: asyncio.Task[None] | None = None
+        self.saving: asyncio.Task[None] | None = None  # storing the opening deadline
+
+    def adopt(self, stored: StoredGame) -> None:
+        """The room has just loaded its game: take its stored deadline. A timed prompt open
+        without one (the start) gets one from now, stored right away so a restart keeps it."""
+        game = self.room.game
+        assert game is not None
+        if stored.deadline_at is not None and stored.deadline_key is not None:
+            game.deadline = Deadline(stored.deadline_key, stored.deadline_at.timestamp())
+        elif not stored.over:
+            game.deadline = opening_deadline(game, time.time())
+            if game.deadline is not None:
+                self.saving = asyncio.create_task(self._save(game, game.deadline))
+
+    async def _save(self, game: LiveGame, deadline: Deadline) -> None:
+        try:
+            stored = await self.room.hub.store.save_deadline(
+                game.id, game.version, deadline.stamp(), deadline.key
+            )
+        except DATABASE_ERRORS as exc:
+            log.warning("deadline of game %s not stored: %r", game.id, exc)
+            return
+        if stored is not None and game.deadline == deadline and stored[1] == deadline.key:
+            # As the database holds it (another process may have stored it first).
+            game.deadline = Deadline(stored[1], stored[0].timestamp())
+            self.arm()
+
+    async def caught_up(self) -> None:
+        """The room replayed another process's actions: take the deadline it stored with the
+        last one."""
+        game = self.room.game
+        if game is None or not (game.turn_seconds or game.choose_seconds):
+            return
+        stored = await self.room.hub.store.deadline(game.id)
+        if stored is not None and stored[0] == game.version:
+            at, key = stored[1], stored[2]
+            game.deadline = Deadline(key, at.timestamp()) if at and key else None
+        else:  # it moved on again meanwhile: the next catch-up reads it
+            game.deadline = plan(game, game.state, game.version, time.time())
 
     def arm(self) -> None:
         """After every change of the game: wait for its current deadline (if any)."""

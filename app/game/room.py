@@ -14,14 +14,13 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import engine
 from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
-from app.game.clock import Clock, Deadline, opening_deadline, plan
+from app.game.clock import Clock, plan
 from app.game.notices import Notices
 from app.game.outbound import LiveGame, state_frame
 from app.game.standin import StandIns
@@ -56,7 +55,6 @@ class Room:
         self.standins = StandIns(self)
         self.notices = Notices(self)
         self.table: TableOut | None = None  # as last read, with this process's presence
-        self._save_task: asyncio.Task[None] | None = None
         self.table_frame: str | None = None
         self._table_refresh: asyncio.Task[None] | None = None
 
@@ -110,32 +108,10 @@ class Room:
             turn_seconds=stored.turn_seconds,
             choose_seconds=stored.choose_seconds,
         )
-        if stored.deadline_at is not None and stored.deadline_key is not None:
-            self.game.deadline = Deadline(stored.deadline_key, stored.deadline_at.timestamp())
-        elif not stored.over:
-            # A timed prompt open without a stored deadline (the start): its deadline starts
-            # now, and is stored right away so that a restart keeps it.
-            self.game.deadline = opening_deadline(self.game, time.time())
-            if self.game.deadline is not None:
-                self._save_task = asyncio.create_task(self._save_deadline(self.game))
+        self.clock.adopt(stored)
         self.bots.seat(stored.bots, self.hub.settings.default_bot_kind)
         self.clock.arm()
         self.bots.wake()
-
-    async def _save_deadline(self, game: LiveGame) -> None:
-        deadline = game.deadline
-        assert deadline is not None
-        try:
-            stored = await self.hub.store.save_deadline(
-                game.id, game.version, datetime.fromtimestamp(deadline.at, UTC), deadline.key
-            )
-        except DATABASE_ERRORS as exc:
-            log.warning("deadline of game %s not stored: %r", game.id, exc)
-            return
-        if stored is not None and game.deadline == deadline and stored[1] == deadline.key:
-            # Another process stored it first: keep to the stored one.
-            game.deadline = Deadline(stored[1], stored[0].timestamp())
-            self.clock.arm()
 
     def started(self, stored: StoredGame) -> None:
         """The lobby has just committed this table's start: play it, and tell every socket."""
@@ -269,7 +245,7 @@ class Room:
                     winner=engine.winner(new_state),
                     over=over,
                     now=now,
-                    deadline_at=datetime.fromtimestamp(deadline.at, UTC) if deadline else None,
+                    deadline_at=deadline.stamp() if deadline else None,
                     deadline_key=deadline.key if deadline else None,
                 )
             )
@@ -345,14 +321,7 @@ class Room:
             return
         game.state, game.version = state, rows[-1][0]
         game.over = engine.is_over(state)
-        if game.turn_seconds or game.choose_seconds:
-            # The deadline the other process stored with its last action.
-            stored = await self.hub.store.deadline(game.id)
-            if stored is not None and stored[0] == game.version:
-                at, key = stored[1], stored[2]
-                game.deadline = Deadline(key, at.timestamp()) if at and key else None
-            else:
-                game.deadline = plan(game, state, game.version, time.time())
+        await self.clock.caught_up()
         self._moved_on(was_over=was_over)
 
     # -- sockets ---------------------------------------------------------------------------------

@@ -105,8 +105,9 @@ class StandIns:
         """Another seated person hands `seat` to a bot: only once its person has been away
         longer than the table's grace period."""
         room = self.room
-        caller = await room.hub.queries.seat_for_token(room.table_id, token)
+        # Under the lock: the room of a table that does not exist is then forgotten.
         async with room.locked():
+            caller = await room.hub.queries.seat_for_token(room.table_id, token)
             game = await room.load()
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
@@ -152,10 +153,10 @@ class StandIns:
     async def take_back(self, *, seat: int, token: str | None) -> TableOut:
         """The seat's person, on the page, takes the seat back from its bot."""
         room = self.room
-        caller = await room.hub.queries.seat_for_token(room.table_id, token)
-        if caller.seat != seat:
-            raise ServiceError(Code.NOT_YOUR_SEAT, "only the seat's own person takes it back")
         async with room.locked():
+            caller = await room.hub.queries.seat_for_token(room.table_id, token)
+            if caller.seat != seat:
+                raise ServiceError(Code.NOT_YOUR_SEAT, "only the seat's own person takes it back")
             if not await self._stop(seat):
                 raise ServiceError(Code.NO_STAND_IN, "no bot plays for this seat")
             return await room.send_table_now()

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import (
     Database,
@@ -185,3 +186,50 @@ async def test_the_player_comes_back_and_takes_the_seat_back_at_their_next_promp
         assert kinds == [("stand_in", bob.seat), ("back", bob.seat)]
         await a.close()
         await b.close()
+
+
+@pytest.mark.postgres
+async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
+    pg_db: Database, server_factory: Any
+) -> None:
+    # Postgres: processes hear of each other's table changes through LISTEN/NOTIFY (a second
+    # process on one SQLite file only catches up game versions).
+    database = pg_db
+    one: ServerProcess = server_factory(database)
+    two: ServerProcess = server_factory(database)
+    async with httpx.AsyncClient(base_url=one.http, timeout=20) as http:
+        r = await http.post(
+            "/api/tables", json={"seats": 3, "turn_seconds": 1, "choose_seconds": 1}
+        )
+        table_id = r.json()["id"]
+        ann = await join(http, table_id, "Ann")
+        bob = await join(http, table_id, "Bob")  # never answers, holds no socket
+        await add_bots(http, ann, 1)
+        # Ann plays on the first process; a spectator watches on the second, so both processes
+        # hold the game, its clock and its bots.
+        a = SeatClient(one.ws, table_id, ann.token, ann.seat, bot_strategy("heuristic", 3))
+        watcher = SeatClient(two.ws, table_id, None, None)
+        await a.connect()
+        await watcher.connect()
+        await start(http, ann)
+        await a.play_until_over(180)
+        await wait_game_over(http, table_id)
+        await watcher.wait_for(
+            lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 30
+        )
+        for client in (a, watcher):
+            if not any(m["type"] == "notice" for m in client.messages):
+                await client.wait_for(lambda m: m["type"] == "notice", 10)
+            await client.drain()
+    rows = await _actions(database, table_id)
+    bobs = [r.action_id for r in rows if r.seat == bob.seat]
+    # Two time-outs (one each, though both processes watched the clock), then the stand-in.
+    assert [i.startswith("~timeout-") for i in bobs[:2]] == [True, True]
+    assert bobs[2:] and all(i.startswith("~bot-") for i in bobs[2:])
+    for client in (a, watcher):
+        notices = [(m["kind"], m["seat"], m["by"]) for m in client.messages if m["type"] == "notice"]
+        assert notices == [("stand_in", bob.seat, None)]
+        said = [e for e in client.events if e["type"] == "timed_out"]
+        assert [(e["seat"], e["prompt"]) for e in said] == [(bob.seat, "bid")] * 2
+    await a.close()
+    await watcher.close()

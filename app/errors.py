@@ -61,6 +61,11 @@ class Code(StrEnum):
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    # Table chat (issue 8): answered on the socket, which stays open.
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_CHANNEL = "chat_channel"
+    CHAT_RATE_LIMITED = "chat_rate_limited"
 
 
 STATUS: dict[str, int] = {

@@ -22,7 +22,8 @@ Posting a notice (other parts of the server), from any task, with or without soc
 
 `kind` is a short name (`[a-z_]{1,32}`); keyword fields are the notice's `data` (strings, numbers,
 booleans or null; never anything from the game's hidden state: every viewer receives it). With a
-`seat` and no `name`, the seat's stored name is added, so that the line reads the same later. The
+`seat` and no `name`, the seat's stored name is added, so that the line reads the same later; once
+the game is loaded here, `version` (the game's version when posted) places it in the log. The
 client renders `notice.<kind>` from its strings (EN and FR) with `{name}` and the data's fields.
 A notice the database cannot store is logged and dropped (None is returned): a notice never stops
 the action that caused it.
@@ -216,6 +217,8 @@ class Feed:
             raise ValueError(f"a notice kind is [a-z_]{{1,32}}, not {kind!r}")
         if not all(isinstance(v, str | int | float | bool | type(None)) for v in data.values()):
             raise ValueError("a notice's fields are strings, numbers, booleans or null")
+        if "version" not in data and self.room.game is not None:
+            data["version"] = self.room.game.version  # its place in the game log
         try:
             if seat is not None and name is None:
                 name = await self.store.seat_name(self.table_id, seat)

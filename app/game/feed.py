@@ -152,7 +152,9 @@ class Feed:
             message = chat_message.validate_python(data)
         except ValidationError as exc:
             errors = exc.errors()
-            code = next((e["type"] for e in errors if e["type"] in CHAT_CODES), None)
+            # A text far beyond 300 characters is refused before cleaning: still chat_too_long.
+            types = ["chat_too_long" if e["type"] == "string_too_long" else e["type"] for e in errors]
+            code = next((t for t in types if t in CHAT_CODES), None)
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in errors
             )

@@ -182,6 +182,7 @@ async def test_refused_beyond_the_limits(sqlite_db: Database, server_factory: An
     watcher = await connected(server.ws, table_id, None, None)
     refusals = [
         ("x" * 301, "chat_too_long"),
+        ("x" * 5000, "chat_too_long"),
         ("", "chat_empty"),
         ("   \n\t ", "chat_empty"),
         ("\x00\x07", "chat_empty"),

@@ -1,9 +1,10 @@
 """A table feed's persistence: append a line under the next per-table number, read lines back.
 
-A line's number (`seq`) is the table's highest plus one, taken in the insert statement itself; the
-unique (table_id, seq) makes a second process that read the same highest wait for the first one's
-commit, fail, and take the next number (so a committed line n always follows a committed n - 1,
-and reading "after n" never skips a line committed later). On Postgres the same transaction sends
+A line's number (`seq`) is the table's highest plus one, taken in the insert statement itself. On
+Postgres the writers of one table take turns on a transaction-scoped advisory lock, so each reads
+the number its predecessor committed; should two ever read the same highest anyway, the unique
+(table_id, seq) refuses the second, which takes the next number. So a committed line n always
+follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres the same transaction sends
 `NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.game.bus), delivered when it commits.
 """
 
@@ -112,6 +113,13 @@ class FeedStore:
         for _attempt in range(8):
             try:
                 async with self.db.write_core() as conn:
+                    if not self.db.sqlite:
+                        # Writers of one table's feed take turns (many at once would otherwise
+                        # mostly collide on the number); SQLite has one writer at a time anyway.
+                        await conn.execute(
+                            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                            {"key": f"dragonstones-chat:{table_id}"},
+                        )
                     seq = (await conn.execute(statement)).scalar_one()
                     if not self.db.sqlite:
                         await conn.execute(
@@ -119,7 +127,9 @@ class FeedStore:
                             {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
                         )
                 return Line(seq, channel, seat, name, text_, kind, data, now)
-            except IntegrityError:
+            except IntegrityError as exc:
+                if "seq" not in str(exc.orig):
+                    raise  # not the number (the table is gone): no second try helps
                 # Another process took this number a moment ago: take the next one.
                 continue
         raise IntegrityError("table_messages", None, Exception("no free line number"))

@@ -293,7 +293,23 @@ async def test_a_line_crosses_server_processes(database: Database, server_factor
         assert [(x["id"], x["text"]) for x in c.live() if x["channel"] == "players"][-8:] == (
             order[-8:]
         )
-    for c in (a, b, w):
+    # A burst of spectators on both processes: every line gets its own number, none is lost,
+    # and every spectator's socket receives the same order.
+    crowd = [await connected((one, two)[i % 2].ws, table_id, None, None) for i in range(8)]
+    await asyncio.gather(*(c.say(f"crowd {i}-{k}") for i, c in enumerate(crowd) for k in range(5)))
+    for c in (w, *crowd):
+        while len(text_of(c.lines(), "spectators")) < 40:
+            await c.recv()
+    said = [(x["id"], x["text"]) for x in w.live() if x["channel"] == "spectators"]
+    assert sorted(t for _, t in said) == sorted(f"crowd {i}-{k}" for i in range(8) for k in range(5))
+    assert [i for i, _ in said] == sorted(i for i, _ in said)
+    for c in crowd:
+        assert [(x["id"], x["text"]) for x in c.live() if x["channel"] == "spectators"] == said
+    rows = await db_rows(
+        database, "SELECT seq FROM table_messages WHERE table_id = :t ORDER BY seq", t=table_id
+    )
+    assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+    for c in (a, b, w, *crowd):
         await c.close()
 
 

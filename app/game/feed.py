@@ -123,14 +123,23 @@ class Feed:
             label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
         )
         async with self.lock:
-            newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
-            if since is not None and 0 <= since <= newest:
-                after, limit = since, settings.chat_replay_max
-            else:  # none, or a number this table never had: the last lines
-                after, limit = 0, settings.chat_replay_lines
-            lines = await self.store.latest(
-                self.table_id, limit, viewer.channels(), after=after, upto=newest
-            )
+            try:
+                newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
+                if since is not None and 0 <= since <= newest:
+                    after, limit = since, settings.chat_replay_max
+                else:  # none, or a number this table never had: the last lines
+                    after, limit = 0, settings.chat_replay_lines
+                lines = await self.store.latest(
+                    self.table_id, limit, viewer.channels(), after=after, upto=newest
+                )
+            except DATABASE_ERRORS as exc:
+                # The game may still be shown from memory: the socket stays, with new lines
+                # only (the missed ones come with the next reconnection's chat_since).
+                log.warning("chat of table %s not read on connect: %r", self.table_id, exc)
+                if self.last is not None:
+                    viewer.cursor = self.last
+                    self.viewers[conn] = viewer
+                return
             conn.send(ChatLinesOut(lines=[line.out() for line in lines], last=newest))
             viewer.cursor = newest
             if self.last is None:

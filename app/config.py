@@ -98,6 +98,14 @@ class Settings(BaseSettings):
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
 
+    # Table chat (issue 8): lines a socket may post per window (more are refused with
+    # chat_rate_limited, the socket stays open); lines sent on connect without chat_since, and at
+    # most with it.
+    chat_lines_per_window: int = 5
+    chat_window_seconds: float = 10.0
+    chat_replay_lines: int = 100
+    chat_replay_max: int = 500
+
     @field_validator("public_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

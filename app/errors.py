@@ -70,6 +70,11 @@ class Code(StrEnum):
     ALREADY_STAND_IN = "already_stand_in"
     NO_STAND_IN = "no_stand_in"
     NOT_YOUR_SEAT = "not_your_seat"
+    # Table chat (issue 8): answered on the socket, which stays open.
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_CHANNEL = "chat_channel"
+    CHAT_RATE_LIMITED = "chat_rate_limited"
 
 
 STATUS: dict[str, int] = {

@@ -146,18 +146,26 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class NoticeRow(Base):
-    """A server notice of a table that is not a game action (issue 8: "a bot plays for Bea",
-    "Bea is back"), replayed to every socket that connects."""
+# --- table chat (issue 8) ----------------------------------------------------------------------
 
-    __tablename__ = "notices"
+
+class TableMessageRow(Base):
+    """One line of a table's feed: a player's or a spectator's chat line, or a server notice.
+    `seq` is the feed's own version (1, 2, 3... per table), separate from the game's."""
+
+    __tablename__ = "table_messages"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_table_messages_table_seq"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE"), index=True
+        String(32), ForeignKey("tables.id", ondelete="CASCADE")
     )
-    kind: Mapped[str] = mapped_column(String(32))  # stand_in | back
-    seat: Mapped[int] = mapped_column(Integer)
-    by_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # null: the server
-    game_version: Mapped[int] = mapped_column(Integer)  # where it falls in the game's log
+    seq: Mapped[int] = mapped_column(Integer)
+    # players | spectators | notices
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)  # chat lines
+    kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # notices
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # notices
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -21,7 +21,7 @@ from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
 from app.game.clock import Clock, plan
-from app.game.notices import Notices
+from app.game.feed import Feed
 from app.game.outbound import LiveGame, state_frame
 from app.game.standin import StandIns
 from app.game.store import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
@@ -53,7 +53,7 @@ class Room:
         self.bots = BotSeats(self)
         self.clock = Clock(self)
         self.standins = StandIns(self)
-        self.notices = Notices(self)
+        self.feed = Feed(self)  # table chat and server notices
         self.table: TableOut | None = None  # as last read, with this process's presence
         self.table_frame: str | None = None
         self._table_refresh: asyncio.Task[None] | None = None
@@ -364,7 +364,6 @@ class Room:
                 if conn.sent_version is not None and conn.sent_version > game.version:
                     conn.sent_version = -3  # unknown version: resync from the start
                 conn.send_text(self._initial_state(conn))
-                await self.notices.replay(conn)
             if back:
                 # Tell the others this seat is back: once per burst of presence changes.
                 self.refresh_table(PRESENCE_DELAY)
@@ -445,6 +444,7 @@ class Room:
             conn.close(code, reason)
         self.clock.cancel()
         await self.standins.close()
+        self.feed.close()
         await self.bots.stop()
         if self._table_refresh:
             self._table_refresh.cancel()

@@ -184,7 +184,10 @@ class StandIns:
         seed = str(new_seed())
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)
-            await room.notices.post("stand_in", seat, by=by)
+            giver = room.seat_info(by)
+            by_name = giver.name if giver is not None else None
+            # The table's feed (app.game.feed): stored, replayed on reconnection, in the log.
+            await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)
             await room.hub.bus.publish(room.table_id, None)
             room.bots.wake()
             log.info("a bot stands in for seat %s of table %s", seat, room.table_id)
@@ -197,7 +200,7 @@ class StandIns:
             await self.reload()
             return False
         room.bots.remove(seat)
-        await room.notices.post("back", seat)
+        await room.feed.notice("back", seat=seat)
         await room.hub.bus.publish(room.table_id, None)
         log.info("seat %s of table %s is its person's again", seat, room.table_id)
         return True

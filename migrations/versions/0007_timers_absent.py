@@ -4,8 +4,7 @@ tables.choose_seconds: the limit of power decisions (null: none); tables.grace_s
 a seat's player may be away before another seated person may hand the seat to a bot (null: the
 default, 120 s, or 30 s at a timed table). games.deadline_at/deadline_key: the open prompt's
 deadline and which prompt it belongs to, written with the action that opened it. seats.stand_in:
-a bot plays for this person's seat (seats.bot_kind/bot_seed name that bot). notices: "a bot plays
-for Bea", "Bea is back", replayed to every socket.
+a bot plays for this person's seat (seats.bot_kind/bot_seed name that bot).
 
 Revision ID: 0007
 Revises: 0006
@@ -36,26 +35,9 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("stand_in", sa.Boolean(), nullable=False, server_default=sa.false())
         )
-    op.create_table(
-        "notices",
-        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), nullable=False,
-                  autoincrement=True),
-        sa.Column("table_id", sa.String(32), nullable=False),
-        sa.Column("kind", sa.String(32), nullable=False),
-        sa.Column("seat", sa.Integer(), nullable=False),
-        sa.Column("by_seat", sa.Integer(), nullable=True),
-        sa.Column("game_version", sa.Integer(), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["table_id"], ["tables.id"], ondelete="CASCADE",
-                                name="fk_notices_table_id_tables"),
-        sa.PrimaryKeyConstraint("id", name="pk_notices"),
-    )
-    op.create_index("ix_notices_table_id", "notices", ["table_id"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_notices_table_id", table_name="notices")
-    op.drop_table("notices")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("stand_in")
     with op.batch_alter_table("games") as batch:

@@ -152,11 +152,16 @@ function timedOut(e, n) {
   return kind ? t(`log.timed_out_${kind}`, { name: n(e.seat) }) : null;
 }
 
-/** The sentence of a table notice (a bot stands in for a seat, its person is back). */
+/** The sentence of a table notice about a stand-in (a line of the table's feed, app.game.feed:
+ *  {kind, seat, name, data}), or null for other kinds. */
 export function noticeSentence(notice, nameOf) {
-  const name = nameOf(notice.seat);
+  const data = notice.data || {};
+  const name = notice.name || (typeof notice.seat === "number" ? nameOf(notice.seat) : "");
   if (notice.kind === "back") return typeset(t("log.back", { name }));
-  if (typeof notice.by === "number") return typeset(t("log.stand_in_by", { name, by: nameOf(notice.by) }));
+  if (notice.kind !== "stand_in") return null;
+  if (typeof data.by === "number") {
+    return typeset(t("log.stand_in_by", { name, by: data.by_name || nameOf(data.by) }));
+  }
   return typeset(t("log.stand_in_auto", { name }));
 }
 

@@ -20,13 +20,20 @@ export const state = {
   prompts: [],
   log: [], // visible events, oldest first
   pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
-  deadline: null, // ms on this browser's clock when the open prompt times out, or null
+  deadline: null, // ms on this browser's clock when the open sealed round closes, or null
   actionError: null,
   offline: false,
   endDismissed: false,
   lastReveal: null, // the latest auction with bids, kept until the next one (across turns)
+  // Table chat (issue 8): lines of the players' and spectators' channels, and the server's notices
+  // (shown in the game log), each oldest first by id; chatLast: the last line id the server has
+  // considered for this socket (sent back as chat_since on reconnection).
+  chat: [],
+  notices: [],
+  chatLast: 0,
+  chatError: null,
+  chatShowSpectators: false,
   // -- timers and absent players (issue 8) --
-  notices: [], // table notices (a bot stands in, a person is back), oldest first, each once
   seatBack: null, // ms when this seat was given back to its person (the page says so a while)
 };
 
@@ -118,14 +125,28 @@ export function latestReveal(view, log) {
   return { turn: view.turn, index: idx, record: records[idx], effects };
 }
 
-// -- timers and absent players (issue 8) --
+// ---- table chat (issue 8) ----
 
-/** Take a `notice` message in (each notice id once; they are sent again on every connect). */
-export function absorbNotice(msg) {
-  if (state.notices.some((n) => n.id === msg.id)) return;
-  const notices = state.notices.concat([msg]).sort((a, b) => a.id - b.id);
-  const patch = { notices };
-  // Given back just now (not a notice replayed from long ago): the page says so.
-  if (msg.kind === "back" && msg.seat === mySeat() && Date.now() / 1000 - msg.at < 60) patch.seatBack = Date.now();
+function mergeLines(old, lines) {
+  const byId = new Map(old.map((x) => [x.id, x]));
+  for (const line of lines) byId.set(line.id, line);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Take chat lines in (a live `chat` line or a `chat_lines` batch): merged by id, so that a
+ *  batch after a reconnection or a "show spectators" never shows a line twice. A notice is kept
+ *  with the game version it came at (its place in the game log). */
+export function absorbChat(lines, last) {
+  const chat = lines.filter((x) => x.channel !== "notices");
+  const notices = lines.filter((x) => x.channel === "notices").map((x) => ({
+    ...x, version: x.data && typeof x.data.version === "number" ? x.data.version : state.version,
+  }));
+  const ids = lines.map((x) => x.id);
+  const patch = { chatLast: Math.max(state.chatLast, last ?? 0, ...ids) };
+  if (chat.length) patch.chat = mergeLines(state.chat, chat);
+  if (notices.length) patch.notices = mergeLines(state.notices, notices);
+  // Issue 8: this seat given back just now (not a notice replayed from long ago): the page says so.
+  if (notices.some((n) => n.kind === "back" && n.seat === mySeat() && Date.now() / 1000 - n.at < 60
+      && !state.notices.some((o) => o.id === n.id))) patch.seatBack = Date.now();
   update(patch);
 }

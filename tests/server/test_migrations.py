@@ -17,7 +17,7 @@ from app.db import make_engine
 from app.models import Base
 from tests.server.harness import REPO, Database, db_rows
 
-TABLES = {"tables", "seats", "games", "actions", "notices"}  # notices: issue 8
+TABLES = {"tables", "seats", "games", "actions", "table_messages"}
 
 
 def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -25,6 +25,7 @@ from tests.server.harness import (
     start,
     wait_game_over,
 )
+from tests.server.timed import is_notice, notices
 
 GRACE = 3
 
@@ -127,17 +128,18 @@ async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_
 
         await a.play_until_over(90)
         await wait_game_over(http, table_id)
-        notices = [m for m in a.messages if m["type"] == "notice"]
-        assert [(n["kind"], n["seat"], n["by"]) for n in notices] == [
-            ("stand_in", bob.seat, ann.seat)
+        said = notices(a)
+        assert [(n["kind"], n["seat"], n["data"]["by"], n["data"]["by_name"]) for n in said] == [
+            ("stand_in", bob.seat, ann.seat, "Ann")
         ]
         rows = await _actions(database, table_id)
-        after = [r.action_id for r in rows if r.seat == bob.seat and r.version > notices[0]["version"]]
+        handed = said[0]["data"]["version"]
+        after = [r.action_id for r in rows if r.seat == bob.seat and r.version > handed]
         assert after and all(i.startswith("~bot-") for i in after)
         # A socket that connects later is told too.
         late = SeatClient(server.ws, table_id, None, None)
         await late.connect()
-        await late.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "stand_in")
+        await late.wait_for(is_notice("stand_in"))
         await late.close()
         await a.close()
 
@@ -169,8 +171,9 @@ async def test_the_player_comes_back_and_takes_the_seat_back_at_their_next_promp
         # Bob comes back with his token: the page is told, and the seat is his again.
         b.messages.clear()
         await b.connect()
-        back = await b.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "back")
-        assert back["seat"] == bob.seat
+        await b.wait_for(is_notice("back"))
+        (back,) = notices(b, ("back",))
+        assert back["seat"] == bob.seat and back["name"] == "Bob"
         table = await b.wait_for(
             lambda m: m["type"] == "table" and not _player(m["table"], bob.seat)["stand_in"]
         )
@@ -178,11 +181,13 @@ async def test_the_player_comes_back_and_takes_the_seat_back_at_their_next_promp
         await asyncio.gather(play, b.play_until_over(120))
         await wait_game_over(http, table_id)
         rows = await _actions(database, table_id)
-        mine = [r.action_id for r in rows if r.seat == bob.seat and r.version > back["version"]]
+        mine = [
+            r.action_id for r in rows if r.seat == bob.seat and r.version > back["data"]["version"]
+        ]
         # From his next prompt on, Bob played every decision himself.
         assert mine and not any(i.startswith("~") for i in mine), mine
         assert set(b.acks) >= set(mine)
-        kinds = [(m["kind"], m["seat"]) for m in a.messages if m["type"] == "notice"]
+        kinds = [(n["kind"], n["seat"]) for n in notices(a)]
         assert kinds == [("stand_in", bob.seat), ("back", bob.seat)]
         await a.close()
         await b.close()
@@ -218,8 +223,8 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
             lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 30
         )
         for client in (a, watcher):
-            if not any(m["type"] == "notice" for m in client.messages):
-                await client.wait_for(lambda m: m["type"] == "notice", 10)
+            if not notices(client):
+                await client.wait_for(is_notice("stand_in"), 10)
             await client.drain()
     rows = await _actions(database, table_id)
     bobs = [r.action_id for r in rows if r.seat == bob.seat]
@@ -227,8 +232,8 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
     assert [i.startswith("~timeout-") for i in bobs[:2]] == [True, True]
     assert bobs[2:] and all(i.startswith("~bot-") for i in bobs[2:])
     for client in (a, watcher):
-        notices = [(m["kind"], m["seat"], m["by"]) for m in client.messages if m["type"] == "notice"]
-        assert notices == [("stand_in", bob.seat, None)]
+        said = [(n["kind"], n["seat"], n["data"]["by"]) for n in notices(client)]
+        assert said == [("stand_in", bob.seat, None)]
         said = [e for e in client.events if e["type"] == "timed_out"]
         assert [(e["seat"], e["prompt"]) for e in said] == [(bob.seat, "bid")] * 2
     await a.close()

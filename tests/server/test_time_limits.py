@@ -22,7 +22,7 @@ from tests.server.harness import (
     start,
     wait_game_over,
 )
-from tests.server.timed import Scripted, stamp
+from tests.server.timed import Scripted, notices, stamp
 
 
 async def test_a_timed_game_where_one_seat_never_answers_finishes(
@@ -99,11 +99,11 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
         first = next(e for e in spectator.events if e["type"] == "timed_out")
         assert first["template"] == "Time ran out for {seat}: no bid."
         # Everyone was told that a bot plays for Sil, handed over by the server.
-        notices = [m for m in spectator.messages if m["type"] == "notice"]
-        assert [(n["kind"], n["seat"], n["by"]) for n in notices] == [
+        said = notices(spectator)
+        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in said] == [
             ("stand_in", sil.seat, None)
         ]
-        assert notices[0]["version"] == sil_rows[1].version
+        assert said[0]["data"]["version"] == sil_rows[1].version
         last_table = [m for m in spectator.messages if m["type"] == "table"][-1]["table"]
         assert [p["stand_in"] for p in last_table["players"]] == [True, False, False, False]
         for c in [spectator, *clients]:

@@ -3,6 +3,7 @@ out, and database stamps as Unix seconds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -57,3 +58,29 @@ class Scripted(SeatClient):
             assert self.strategy is not None
             action = self.strategy(self, prompt)
         await self.send_action(action)
+
+
+def notices(
+    client: SeatClient, kinds: tuple[str, ...] = ("stand_in", "back")
+) -> list[dict[str, Any]]:
+    """The table's notices of these kinds this socket received (lines of the feed's `notices`
+    channel, live or replayed on connect), each once, in order."""
+    seen: dict[int, dict[str, Any]] = {}
+    for m in client.messages:
+        lines = [m["line"]] if m["type"] == "chat" else m.get("lines", [])
+        for line in lines if m["type"] in ("chat", "chat_lines") else []:
+            if line["channel"] == "notices" and line["kind"] in kinds:
+                seen[line["id"]] = line
+    return [seen[i] for i in sorted(seen)]
+
+
+def is_notice(kind: str) -> Callable[[dict[str, Any]], bool]:
+    """A predicate for wait_for: a message that brings a notice of this kind."""
+
+    def match(m: dict[str, Any]) -> bool:
+        lines = [m["line"]] if m["type"] == "chat" else m.get("lines", [])
+        return m["type"] in ("chat", "chat_lines") and any(
+            line["channel"] == "notices" and line["kind"] == kind for line in lines
+        )
+
+    return match

@@ -1,9 +1,10 @@
 // The game log: every visible event in plain words, kept scrolled to the newest unless the reader
 // has scrolled up. New events are appended; the list is rebuilt only when the log was replaced
-// (a resync), the names changed, the language, or a table notice came (a bot stands in for a
-// seat, its person is back), which takes its place after the events of its version.
+// (a resync), the names changed, the language, or a server notice came (a line of the table's feed,
+// "a bot plays for Bea": placed after the events of the game version it came at).
 
 import { h, $, fill } from "../common.js";
+import { t } from "../i18n.js";
 import { eventSentence, eventClass, isNoise, noticeSentence } from "../events.js";
 import { state, subscribe, nameOf } from "../store.js";
 
@@ -14,20 +15,23 @@ function item(e) {
 }
 
 function noticeItem(n) {
-  return h("li", { class: "notice", dataset: { type: "notice", notice: n.kind, version: n.version } }, noticeSentence(n, nameOf));
+  const name = n.name || (typeof n.seat === "number" ? nameOf(n.seat) : "");
+  const key = `notice.${n.kind}`;
+  const params = { ...(n.data || {}), name, kind: n.kind };
+  const text = noticeSentence(n, nameOf) ?? (t(key, params) === key ? t("notice.unknown", params) : t(key, params));
+  return h("li", { class: "notice", dataset: { notice: n.kind, id: n.id } }, text);
 }
 
-/** The events with the notices in their places: after the events of the version they follow. */
-function entries() {
-  const events = state.log.filter((e) => !isNoise(e));
+/** The events and the notices, in game order: each notice after its version's events. */
+function merged(events) {
   const out = [];
   let i = 0;
-  for (const n of state.notices) {
-    while (i < events.length && (events[i].version ?? -1) <= n.version) out.push(item(events[i++]));
-    // A notice older than the log on the page (the log was cut at a resync) is not shown.
-    if (!events.length || (events[0].version ?? 0) <= n.version) out.push(noticeItem(n));
+  const notices = state.notices;
+  for (const e of events) {
+    while (i < notices.length && e.version !== undefined && notices[i].version < e.version) out.push(noticeItem(notices[i++]));
+    out.push(item(e));
   }
-  while (i < events.length) out.push(item(events[i++]));
+  while (i < notices.length) out.push(noticeItem(notices[i++]));
   return out;
 }
 
@@ -38,7 +42,7 @@ function render(rebuild) {
   if (!rebuild && shown.log === log[0] && shown.count <= log.length) {
     list.append(...log.slice(shown.count).filter((e) => !isNoise(e)).map(item));
   } else {
-    fill(list, entries());
+    fill(list, merged(log.filter((e) => !isNoise(e))));
   }
   shown = { log: log[0], count: log.length };
   if (atBottom || list.dataset.init !== "1") {

@@ -98,6 +98,22 @@ class Settings(BaseSettings):
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
 
+    # --- matchmaking queue (issue 8) ---
+    # A queue entry none of whose sockets refreshed it for this long (a closed page, a crashed
+    # process, a ticket whose socket never came) leaves the queue; a page reload survives it.
+    queue_grace_seconds: float = 10.0
+    # How often each process runs a matching pass (besides one at every join).
+    queue_match_seconds: float = 1.0
+    # How often each process reads the state of its queue sockets' tickets (a match made by
+    # another process reaches the player within this).
+    queue_poll_seconds: float = 0.5
+    # The wait after which a player may accept bots, unless the player picks another.
+    queue_bots_after_seconds: int = 60
+    # Waiting entries one client address may hold at once.
+    queue_max_per_address: int = 4
+    # A matched or left entry (with a matched seat's token) is deleted this long after.
+    queue_keep_minutes: float = 10.0
+
     @field_validator("public_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

@@ -61,6 +61,12 @@ class Code(StrEnum):
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    # --- matchmaking queue (issue 8) ---
+    TICKET_NOT_FOUND = "ticket_not_found"
+    ALREADY_MATCHED = "already_matched"
+    LEFT_QUEUE = "left_queue"
+    BOTS_NOT_YET = "bots_not_yet"
+    TOO_MANY_TICKETS = "too_many_tickets"
 
 
 STATUS: dict[str, int] = {
@@ -82,6 +88,12 @@ STATUS: dict[str, int] = {
     Code.RATE_LIMITED: 429,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
+    # --- matchmaking queue (issue 8) ---
+    Code.TICKET_NOT_FOUND: 404,
+    Code.ALREADY_MATCHED: 409,
+    Code.LEFT_QUEUE: 409,
+    Code.BOTS_NOT_YET: 409,
+    Code.TOO_MANY_TICKETS: 429,
 }
 
 # The code of an HTTP error raised by the framework itself (unknown route, wrong method).

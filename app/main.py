@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app import errors, logs, migrate, readiness, replay
+from app import errors, logs, migrate, queue_api, readiness, replay
 from app.api import api, pages
 from app.config import Settings, get_settings
 from app.connections import KeepTransport
@@ -72,9 +72,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.queries = queries
         app.state.lobby = Lobby(db, hub, queries)
         await hub.start()
+        # The matchmaking queue (issue 8): its loop runs in every process.
+        app.state.queue = queue_api.QueueService(settings, db, app.state.lobby)
+        app.state.queue.start()
         try:
             yield
         finally:
+            await app.state.queue.close()
             await hub.close()
             await hub.store.close()
             await db.dispose()
@@ -108,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages)
     app.include_router(replay.router)
     app.include_router(readiness.router)
+    app.include_router(queue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

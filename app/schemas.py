@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from app import names
 
@@ -149,3 +149,47 @@ class GameRecord(BaseModel):
     actions: list[RecordedAction]
     created_at: datetime
     finished_at: datetime | None
+
+
+# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+
+QueueSize = Literal["any"] | Annotated[StrictInt, Field(ge=MIN_SEATS, le=MAX_SEATS)]
+MAX_BOTS_AFTER = 3600
+
+
+class JoinQueue(JoinTable):
+    """Join the matchmaking queue: the name is checked exactly like a join's."""
+
+    size: QueueSize = Field(
+        "any", description="the table size wanted: 3 to 6, or \"any\" (3 to 6)"
+    )
+    bots_after: StrictInt | None = Field(
+        None,
+        ge=0,
+        le=MAX_BOTS_AFTER,
+        description="seconds of waiting after which you may accept bots for the empty seats "
+        "(default: the server's QUEUE_BOTS_AFTER_SECONDS, 60)",
+    )
+
+
+class TicketOut(BaseModel):
+    """A queue ticket as its holder sees it (the token only in the answer to the join)."""
+
+    ticket: str
+    token: str | None = Field(
+        default=None, description="the ticket's secret, shown once: Authorization: Bearer <token>"
+    )
+    status: Literal["waiting", "matched", "left"]
+    reason: str | None = Field(default=None, description="left: `left` or `expired`")
+    name: str
+    size: int | Literal["any"]
+    bots_after: int
+    bots_at: float = Field(description="Unix time from which bots may be accepted")
+    # Waiting: the table being gathered for this player ("2 of 4").
+    target: int | None = None
+    waiting: int | None = None
+    # Matched: the seat, exactly as a join answers it.
+    table_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    bots: int = 0

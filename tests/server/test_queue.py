@@ -127,17 +127,18 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     r = await lea.call("POST", "/bots")
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "left_queue")
 
-    # Closing the page: Ned's socket closes; the others who arrive right after are not seated
-    # with him, and after the grace his entry has left.
+    # A ticket whose socket never came (Ola), then a closed page (Ned): Ned's socket closes and
+    # the others arrive at once, within the grace: he is not seated with them; after the grace
+    # both entries have left.
+    ola = Queued(server.http, server.ws, "Ola")
+    await ola.join(3)
+    await asyncio.sleep(3.5)  # longer than the grace (QUEUE_GRACE_SECONDS=3)
     ned = Queued(server.http, server.ws, "Ned")
     await ned.join(3)
     await ned.connect()
     await ned.wait_for("queue")
     await ned.close()
-    # A ticket whose socket never came: Ola.
-    ola = Queued(server.http, server.ws, "Ola")
-    await ola.join(3)
-    await asyncio.sleep(3.5)  # the grace (QUEUE_GRACE_SECONDS=3) passes
+    await asyncio.sleep(0.3)  # the server sees the socket close
     others = [Queued(server.http, server.ws, n) for n in ("Pia", "Qui", "Ray")]
     for p in others:
         await p.join(3)
@@ -146,6 +147,7 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     (table_id,) = {m["table_id"] for m in matched}
     names = [n for _s, n, _b in await seated_names(server.http, table_id)]
     assert names == ["Pia", "Qui", "Ray"]
+    await asyncio.sleep(3.5)
     for p in (lea, max_, ned, ola):
         ticket = await p.read()
         assert ticket["status"] == "left" and ticket["table_id"] is None, ticket

@@ -79,7 +79,7 @@ async def test_two_processes_never_seat_a_queued_player_twice(
     for table in tables:
         assert by_table[table.id] == table.seats, table
         assert table.status == "playing", table
-        for p, t in matched.items():
+        for t in matched.values():
             if t["table_id"] == table.id:
                 assert t["size"] in ("any", table.seats)
     # The socket of each matched player (on the other process) was told its seat.

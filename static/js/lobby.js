@@ -5,6 +5,7 @@ import {
 } from "./common.js";
 import { t, getLang, ofName } from "./i18n.js";
 import { cardEl } from "./cards.js";
+import { setupQueue, renderQueue } from "./queue.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -227,6 +228,7 @@ function rerender() {
   renderWatch();
   renderMyTables();
   renderHero();
+  renderQueue();
 }
 
 $("#create-form").addEventListener("submit", async (ev) => {
@@ -248,19 +250,8 @@ $("#create-form").addEventListener("submit", async (ev) => {
   }
 });
 
-$("#quick-play").addEventListener("click", async () => {
-  const name = requireName();
-  if (!name) return;
-  try {
-    // Matchmaking on the server (the open public table closest to full, else a new one): two
-    // people can never both take the last seat of a table.
-    const seat = await api("POST", "/api/quickplay", { body: { name } });
-    saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
-    window.location.assign(`/t/${encodeURIComponent(seat.table_id)}`);
-  } catch (err) {
-    showError(err);
-  }
-});
+// Quick play waits in the server's matchmaking queue (queue.js).
+setupQueue(requireName, showError);
 
 $("#refresh").addEventListener("click", refresh);
 nameInput.value = savedName();

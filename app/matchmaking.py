@@ -220,9 +220,16 @@ class Matchmaker:
 
     # -- the matching pass -------------------------------------------------------------------------
 
+    async def anyone_waiting(self) -> bool:
+        """One cheap read: whether a matching pass has anything to do."""
+        async with self.db.sessions() as session:
+            found = await session.scalar(select(Q.id).where(Q.status == "waiting").limit(1))
+        return found is not None
+
     async def match(self) -> list[Formed]:
         """Expire entries whose sockets are gone, form every table the queue can fill, start
-        them, and start any queue table a crashed process left unstarted."""
+        them, start any queue table a crashed process left unstarted, and delete the entries
+        ended long ago."""
         now = utcnow()
         formed: list[Formed] = []
         async with self._locked() as session:

@@ -23,6 +23,7 @@ from fastapi import Path as PathParam
 from pydantic import ValidationError
 
 from app.admission import Refused
+from app.api import ERRORS
 from app.config import Settings
 from app.connections import (
     CLOSE_NORMAL,
@@ -55,8 +56,10 @@ log = logging.getLogger("dragonstones.queue")
 
 TicketId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a queue ticket's id")]
 _TICKET_ID = re.compile(ID_PATTERN)
+# With nobody waiting, a full matching pass only every this many seconds.
+_FULL_PASS_SECONDS = 30.0
 
-router = APIRouter(tags=["queue"])
+router = APIRouter(tags=["queue"], responses=ERRORS)
 
 
 class QueueService:
@@ -87,7 +90,7 @@ class QueueService:
 
     async def _run(self) -> None:
         settings = self.settings
-        last_match = last_beat = 0.0
+        last_match = last_beat = last_full = 0.0
         beat_every = max(0.2, settings.queue_grace_seconds / 4)
         while not self.closed:
             with contextlib.suppress(TimeoutError):
@@ -96,8 +99,12 @@ class QueueService:
             now = time.monotonic()
             try:
                 if settings.queue_match_seconds > 0 and now - last_match >= settings.queue_match_seconds:
+                    # A full pass (a write) when someone waits; else now and then, to delete
+                    # old entries and start a table a crashed process formed.
+                    if now - last_full >= _FULL_PASS_SECONDS or await self.matchmaker.anyone_waiting():
+                        last_full = now
+                        await self.matchmaker.match()
                     last_match = now
-                    await self.matchmaker.match()
                 if self.sockets and now - last_beat >= beat_every:
                     last_beat = now
                     await self.matchmaker.heartbeat(list(self.sockets))

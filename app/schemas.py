@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    WithJsonSchema,
+    field_validator,
+)
 
 from app import names
 
@@ -153,8 +161,31 @@ class GameRecord(BaseModel):
 
 # --- matchmaking queue (issue 8) ---------------------------------------------------------------
 
-QueueSize = Literal["any"] | Annotated[StrictInt, Field(ge=MIN_SEATS, le=MAX_SEATS)]
+
+def _whole_number(value: object) -> object:
+    """A JSON integer (4 or 4.0, as JSON Schema has it), never text or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("a whole number is expected")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("a whole number is expected")
+        return int(value)
+    return value
+
+
+QueueSize = Literal["any"] | Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=MIN_SEATS, le=MAX_SEATS),
+    WithJsonSchema({"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS}),
+]
 MAX_BOTS_AFTER = 3600
+BotsAfter = Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=0, le=MAX_BOTS_AFTER),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MAX_BOTS_AFTER}),
+]
 
 
 class JoinQueue(JoinTable):
@@ -163,10 +194,8 @@ class JoinQueue(JoinTable):
     size: QueueSize = Field(
         "any", description="the table size wanted: 3 to 6, or \"any\" (3 to 6)"
     )
-    bots_after: StrictInt | None = Field(
+    bots_after: BotsAfter | None = Field(
         None,
-        ge=0,
-        le=MAX_BOTS_AFTER,
         description="seconds of waiting after which you may accept bots for the empty seats "
         "(default: the server's QUEUE_BOTS_AFTER_SECONDS, 60)",
     )

@@ -18,6 +18,7 @@ from app.models import Base
 from tests.server.harness import REPO, Database, db_rows
 
 TABLES = {"tables", "seats", "games", "actions"}
+TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
 
 
 def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -88,3 +88,27 @@ async def test_two_processes_never_seat_a_queued_player_twice(
         assert (m["table_id"], m["seat"], m["token"]) == (t["table_id"], t["seat"], t["seat_token"])
     for p in everyone:
         await p.close()
+
+
+async def test_a_crashed_process_entries_expire_and_are_never_matched(
+    pg_db: Database, server_factory: Any
+) -> None:
+    doomed: ServerProcess = server_factory(pg_db, **QUEUE_SETTINGS)
+    alive: ServerProcess = server_factory(pg_db, **QUEUE_SETTINGS)
+    vic = Queued(doomed.http, doomed.ws, "Vic")
+    await vic.join(3)
+    await vic.connect()
+    await vic.wait_for("queue")
+    doomed.kill()  # SIGKILL: its socket is gone without a close, nobody refreshes Vic's entry
+    await asyncio.sleep(3.5)  # longer than the grace
+    wes, xia = Queued(alive.http, alive.ws, "Wes"), Queued(alive.http, alive.ws, "Xia")
+    for p in (wes, xia):
+        await p.join(3)
+        await p.connect()
+    vic.http = alive.http
+    assert (await vic.read())["status"] == "left"
+    assert (await vic.read())["reason"] == "expired"
+    assert (await wes.wait_for("queue", waiting=2))["needed"] == 1
+    assert await db_rows(pg_db, "SELECT id FROM tables") == []
+    for p in (vic, wes, xia):
+        await p.close()

@@ -113,6 +113,13 @@ class Settings(BaseSettings):
     queue_max_per_address: int = 4
     # A matched or left entry (with a matched seat's token) is deleted this long after.
     queue_keep_minutes: float = 10.0
+    # Table chat (issue 8): lines a socket may post per window (more are refused with
+    # chat_rate_limited, the socket stays open); lines sent on connect without chat_since, and at
+    # most with it.
+    chat_lines_per_window: int = 5
+    chat_window_seconds: float = 10.0
+    chat_replay_lines: int = 100
+    chat_replay_max: int = 500
 
     @field_validator("public_url")
     @classmethod

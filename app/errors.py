@@ -67,6 +67,11 @@ class Code(StrEnum):
     LEFT_QUEUE = "left_queue"
     BOTS_NOT_YET = "bots_not_yet"
     TOO_MANY_TICKETS = "too_many_tickets"
+    # Table chat (issue 8): answered on the socket, which stays open.
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_CHANNEL = "chat_channel"
+    CHAT_RATE_LIMITED = "chat_rate_limited"
 
 
 STATUS: dict[str, int] = {

@@ -95,6 +95,7 @@ class Lobby:
             else:
                 raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
             await self._changed(room)
+            await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
         return JoinOut(table_id=table_id, seat=free, token=token)
 
     async def quickplay(self, *, name: str, seats: int | None) -> JoinOut:
@@ -149,7 +150,9 @@ class Lobby:
                 table.updated_at = utcnow()
             # Sockets of that seat now hold nothing: close them so they cannot pretend.
             room.kick_seat(seat.seat, "you left the table")
-            return await self._changed(room)
+            out = await self._changed(room)
+            await room.feed.notice("left", seat=seat.seat, name=seat.name)  # table chat's log
+            return out
 
     async def add_bots(
         self, *, table_id: str, token: str | None, count: int, kind: str

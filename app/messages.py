@@ -6,6 +6,7 @@ import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
 
 from app.schemas import TableOut
 
@@ -152,3 +153,83 @@ class QueueLeftOut(BaseModel):
     type: Literal["left"] = "left"
     ticket: str
     reason: str  # left | expired
+# --- table chat (issue 8): see app.game.feed and docs/protocol.md, "Table chat" ------------------
+
+CHAT_MAX_CHARS = 300
+# Line breaks and tabs become spaces; other control characters and the bidirectional overrides
+# (which could make a line read as someone else's) are dropped.
+_CHAT_SPACES = {ord(c): " " for c in "\t\n\r\v\f\x85\u2028\u2029"}
+_CHAT_DROPPED = set(range(0x00, 0x20)) | set(range(0x7F, 0xA0)) | {
+    0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)
+}
+# Chat's own validation codes: sent as the `error` code instead of invalid_message.
+CHAT_CODES = ("chat_empty", "chat_too_long")
+
+
+def clean_chat_text(value: str) -> str:
+    """A line as stored and shown: one line of printable text, trimmed."""
+    value = value.translate(_CHAT_SPACES)
+    value = "".join(c for c in value if ord(c) not in _CHAT_DROPPED)
+    return value.strip()
+
+
+class ChatIn(BaseModel):
+    """A chat line. The channel follows from who sends it (a seat: players; a spectator:
+    spectators); a client may name it, and naming another one is refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["chat"]
+    text: str = Field(strict=True, max_length=4 * CHAT_MAX_CHARS)
+    channel: Literal["players", "spectators"] | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        value = clean_chat_text(value)
+        if not value:
+            raise PydanticCustomError("chat_empty", "a chat line holds 1 to 300 characters")
+        if len(value) > CHAT_MAX_CHARS:
+            raise PydanticCustomError(
+                "chat_too_long", "a chat line holds 300 characters at most"
+            )
+        return value
+
+
+class ChatShowIn(BaseModel):
+    """A player shows (true) or hides (false) the spectators' channel on this socket."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["chat_show"]
+    spectators: bool = Field(strict=True)
+
+
+chat_message = TypeAdapter(Annotated[ChatIn | ChatShowIn, Field(discriminator="type")])
+CHAT_TYPES = ("chat", "chat_show")
+
+
+class ChatLine(BaseModel):
+    id: int  # the feed's own version: 1, 2, 3... per table
+    channel: Literal["players", "spectators", "notices"]
+    seat: int | None  # the speaker's seat (notices: the seat it is about, if any)
+    name: str | None  # the seat's stored name, a spectator's label; notices: the seat's name
+    text: str | None  # chat lines: plain text, never markup
+    kind: str | None  # notices: what happened (stand_in, back, joined, left...)
+    data: dict[str, Any] | None  # notices: the kind's fields
+    at: float  # when it was stored (Unix seconds)
+
+
+class ChatOut(BaseModel):
+    type: Literal["chat"] = "chat"
+    line: ChatLine
+
+
+class ChatLinesOut(BaseModel):
+    """A batch: on connect (the lines after chat_since, or the last 100), or the spectators'
+    lines a player missed when showing their channel. Merge by id."""
+
+    type: Literal["chat_lines"] = "chat_lines"
+    lines: list[ChatLine]
+    # The last line number this socket has been considered for: live `chat` lines follow it.
+    last: int

@@ -173,3 +173,26 @@ class QueueEntryRow(Base):
     seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bots: Mapped[int] = mapped_column(Integer, default=0)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+# --- table chat (issue 8) ----------------------------------------------------------------------
+
+
+class TableMessageRow(Base):
+    """One line of a table's feed: a player's or a spectator's chat line, or a server notice.
+    `seq` is the feed's own version (1, 2, 3... per table), separate from the game's."""
+
+    __tablename__ = "table_messages"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_table_messages_table_seq"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE")
+    )
+    seq: Mapped[int] = mapped_column(Integer)
+    # players | spectators | notices
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)  # chat lines
+    kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # notices
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # notices
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

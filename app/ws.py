@@ -1,5 +1,8 @@
 """The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator).
 
+Table chat on the same socket (app.game.feed): `chat_since=<last line id seen>` replays the lines
+missed, `viewer=<key>` keeps a spectator's label across reconnections.
+
 The socket tier is thin: it parses each frame into a typed message, answers anything else with an
 `error` (never crashing the socket), enforces the limits and hands actions to the table's room.
 """
@@ -29,7 +32,15 @@ from app.connections import (
 from app.errors import Code, ServiceError, is_outage
 from app.game.hub import Hub
 from app.game.room import Room
-from app.messages import CLIENT_TYPES, ActionIn, ErrorOut, PingIn, PongOut, client_message
+from app.messages import (
+    CHAT_TYPES,
+    CLIENT_TYPES,
+    ActionIn,
+    ErrorOut,
+    PingIn,
+    PongOut,
+    client_message,
+)
 from app.queries import Queries
 from app.ratelimit import client_address, parse_proxies
 from app.schemas import ID_PATTERN
@@ -98,6 +109,17 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                 ws, Code.INVALID_SINCE, "since must be the last version you saw", CLOSE_POLICY
             )
             return
+    # Table chat: the last line seen, validated like `since`.
+    chat_since: int | None = None
+    chat_since_raw = ws.query_params.get("chat_since")
+    if chat_since_raw is not None:
+        chat_since = _since(chat_since_raw)
+        if chat_since is None:
+            await _refuse(
+                ws, Code.INVALID_SINCE, "chat_since must be the last chat line id you saw",
+                CLOSE_POLICY,
+            )  # fmt: skip
+            return
     try:
         if token is not None:
             seat_row = await queries.seat_for_token(table_id, token)
@@ -131,6 +153,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
         await room.connect(conn, since)
+        await room.feed.join(conn, chat_since, ws.query_params.get("viewer"))
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
@@ -161,6 +184,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         elif ws.client_state == WebSocketState.CONNECTED and not isinstance(exc, RuntimeError):
             log.exception("socket of table %s failed", table_id)
     finally:
+        room.feed.leave(conn)
         await room.disconnect(conn)
         conn.close(CLOSE_NORMAL)
         try:
@@ -190,11 +214,15 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         return
     action_id = data.get("action_id") if isinstance(data.get("action_id"), str) else None
     kind = data.get("type")
+    if kind in CHAT_TYPES:
+        await room.feed.handle(conn, data)
+        return
     if kind not in CLIENT_TYPES:
+        known = ", ".join((*CLIENT_TYPES, *CHAT_TYPES))
         conn.send(
             ErrorOut(
                 code="unknown_type",
-                message=f"unknown message type {kind!r}; send one of {', '.join(CLIENT_TYPES)}",
+                message=f"unknown message type {kind!r}; send one of {known}",
                 action_id=action_id,
             )
         )

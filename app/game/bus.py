@@ -7,6 +7,7 @@ asks for a sweep, since notifications sent meanwhile are lost. SQLite has one pr
 in-process bus delivers the lobby's messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
+A table feed's line (app.game.feed) is announced as `'<table_id>:chat:<seq>'` on Postgres.
 """
 
 from __future__ import annotations
@@ -24,6 +25,20 @@ log = logging.getLogger("dragonstones.bus")
 
 # (table_id, version or None for a lobby change)
 Handler = Callable[[str, int | None], None]
+# (table_id, line number): a line of the table's feed was stored (app.game.feed)
+ChatHandler = Callable[[str, int], None]
+CHAT_MARK = "chat:"
+
+
+def parse_chat(payload: str) -> tuple[str, int] | None:
+    """`'<table_id>:chat:<seq>'` (an older server's parse() ignores these)."""
+    table_id, sep, rest = payload.partition(":")
+    if not sep or not table_id or not rest.startswith(CHAT_MARK):
+        return None
+    try:
+        return table_id, int(rest[len(CHAT_MARK):])
+    except ValueError:
+        return None
 
 
 def parse(payload: str) -> tuple[str, int | None] | None:
@@ -48,6 +63,8 @@ class LocalBus:
 
     def __init__(self) -> None:
         self.handler: Handler | None = None
+        # One process: the feed delivers its own lines itself; nothing to hear.
+        self.on_chat: ChatHandler | None = None
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
         self.handler = handler
@@ -116,6 +133,7 @@ class PgBus:
         self.server_settings = server_settings
         self._notify = notify  # (channel, payload) -> sent through the pool
         self.handler: Handler | None = None
+        self.on_chat: ChatHandler | None = None  # set by the hub
         self.on_reconnect: Callable[[], None] = lambda: None
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -134,6 +152,11 @@ class PgBus:
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()
+        chat = parse_chat(payload)
+        if chat is not None:
+            if self.on_chat is not None:
+                self.on_chat(*chat)
+            return
         message = parse(payload)
         if message is not None and self.handler is not None:
             self.handler(*message)

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from app.config import Settings
 from app.connections import CLOSE_RESTART
 from app.game.bus import LocalBus, PgBus, SqliteBus
+from app.game.feed import sweep_feeds
+from app.game.feed_store import FeedStore
 from app.game.room import Room
 from app.game.store import GameStore
 from app.metrics import Metrics
@@ -47,6 +49,8 @@ class Hub:
         metrics.games_live.set_function(self.live_games)
         self.store = store
         self.bus = bus
+        self.feeds = FeedStore(store.db, store.channel)  # table chat (app.game.feed)
+        bus.on_chat = self.on_chat
         self.queries = queries
         self.rooms: dict[str, Room] = {}
         self.closed = False
@@ -100,6 +104,12 @@ class Hub:
             return  # our own commit (maybe not yet answered), or already caught up
         self._spawn(self._catch_up(table_id, version))
 
+    def on_chat(self, table_id: str, seq: int) -> None:
+        """A line of a table's feed was stored somewhere: deliver it if we hold the table."""
+        room = self.rooms.get(table_id)
+        if room is not None and not self.closed:
+            room.feed.heard(seq)
+
     async def _catch_up(self, table_id: str, version: int | None) -> None:
         if table_id not in self.rooms:
             return
@@ -126,6 +136,7 @@ class Hub:
 
     async def sweep(self) -> None:
         """Catch up every room whose game moved on without our hearing of it."""
+        await sweep_feeds(self)
         rooms = [r for r in self.rooms.values() if r.connections or r.bots.bots]
         if not rooms:
             return

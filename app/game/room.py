@@ -21,6 +21,7 @@ from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
 from app.game.clock import Clock
+from app.game.feed import Feed
 from app.game.outbound import LiveGame, state_frame
 from app.game.store import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
 from app.messages import AckOut, HelloOut, TableMsg
@@ -48,6 +49,7 @@ class Room:
         self.game: LiveGame | None = None
         self.bots = BotSeats(self)
         self.clock = Clock(self)
+        self.feed = Feed(self)  # table chat and server notices
         self.table_frame: str | None = None
         self._table_refresh: asyncio.Task[None] | None = None
 
@@ -381,6 +383,7 @@ class Room:
         for conn in list(self.connections):
             conn.close(code, reason)
         self.clock.cancel()
+        self.feed.close()
         await self.bots.stop()
         if self._table_refresh:
             self._table_refresh.cancel()

@@ -3,7 +3,7 @@
 // the same id after a reconnect or 8 s of silence. Everything it learns goes into the store.
 
 import { newId, saveSeat } from "./common.js";
-import { state, update, absorbState, myPrompt, promptKey } from "./store.js";
+import { state, update, absorbState, myPrompt, promptKey, absorbChat } from "./store.js";
 
 let ws = null;
 let attempt = 0;
@@ -16,6 +16,9 @@ function url() {
   const q = new URLSearchParams();
   if (state.seat && !state.watchOnly) q.set("token", state.seat.token);
   if (state.version >= 0) q.set("since", String(state.version));
+  // Table chat: the lines missed since the last one seen; a spectator's label kept across visits.
+  if (state.chatLast > 0) q.set("chat_since", String(state.chatLast));
+  if (!q.has("token")) q.set("viewer", viewerKey());
   const qs = q.toString();
   return `${proto}//${window.location.host}/ws/tables/${encodeURIComponent(state.tableId)}${qs ? "?" + qs : ""}`;
 }
@@ -85,6 +88,13 @@ function onMessage(msg) {
   switch (msg.type) {
     case "hello":
       update({ hello: msg });
+      if (msg.seat !== null && state.chatShowSpectators) send({ type: "chat_show", spectators: true });
+      break;
+    case "chat":
+      absorbChat([msg.line]);
+      break;
+    case "chat_lines":
+      absorbChat(msg.lines || [], msg.last);
       break;
     case "table":
       update({ table: msg.table });
@@ -101,6 +111,10 @@ function onMessage(msg) {
       if (msg.code === "not_found") {
         stopped = true;
         update({ page: "notfound" });
+        return;
+      }
+      if (typeof msg.code === "string" && msg.code.startsWith("chat_")) {
+        update({ chatError: msg.code });
         return;
       }
       if (!msg.action_id || (state.pending && state.pending.action_id === msg.action_id)) {
@@ -142,4 +156,41 @@ function settlePending() {
     // After a reconnect: the same action_id again has no second effect on the server.
     send({ type: "action", action: state.pending.action, action_id: state.pending.action_id });
   }
+}
+
+// ---- table chat (issue 8) ----
+
+const VIEWER_KEY = "dragonstones.viewer";
+
+/** A random key of this browser: the server hashes it into a spectator's label ("Spectator 3f2a"),
+ *  the same on every visit. */
+function viewerKey() {
+  let key = null;
+  try {
+    key = window.localStorage.getItem(VIEWER_KEY);
+    if (!key || !/^[A-Za-z0-9_-]{8,64}$/.test(key)) {
+      key = newId();
+      window.localStorage.setItem(VIEWER_KEY, key);
+    }
+  } catch {
+    key = key || newId();
+  }
+  return key;
+}
+
+/** Send a chat line; false when the socket is not open (the text stays in the box). */
+export function sendChat(text) {
+  update({ chatError: null });
+  return send({ type: "chat", text });
+}
+
+/** A player shows or hides the spectators' channel (remembered on this device). */
+export function showSpectatorsChat(show) {
+  update({ chatShowSpectators: show });
+  try {
+    window.localStorage.setItem("dragonstones.chat_spectators", show ? "1" : "0");
+  } catch {
+    /* storage disabled */
+  }
+  send({ type: "chat_show", spectators: show });
 }

@@ -25,6 +25,14 @@ export const state = {
   offline: false,
   endDismissed: false,
   lastReveal: null, // the latest auction with bids, kept until the next one (across turns)
+  // Table chat (issue 8): lines of the players' and spectators' channels, and the server's notices
+  // (shown in the game log), each oldest first by id; chatLast: the last line id the server has
+  // considered for this socket (sent back as chat_since on reconnection).
+  chat: [],
+  notices: [],
+  chatLast: 0,
+  chatError: null,
+  chatShowSpectators: false,
 };
 
 const listeners = new Set();
@@ -113,4 +121,27 @@ export function latestReveal(view, log) {
   const quiet = ["auction_started", "turn_started", "turn_ended", "special_deck_reshuffled", "bid_submitted", "tiebreak_submitted"];
   const effects = start < 0 ? [] : log.slice(start + 1).filter((e) => !quiet.includes(e.type)).slice(0, 8);
   return { turn: view.turn, index: idx, record: records[idx], effects };
+}
+
+// ---- table chat (issue 8) ----
+
+function mergeLines(old, lines) {
+  const byId = new Map(old.map((x) => [x.id, x]));
+  for (const line of lines) byId.set(line.id, line);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** Take chat lines in (a live `chat` line or a `chat_lines` batch): merged by id, so that a
+ *  batch after a reconnection or a "show spectators" never shows a line twice. A notice is kept
+ *  with the game version it came at (its place in the game log). */
+export function absorbChat(lines, last) {
+  const chat = lines.filter((x) => x.channel !== "notices");
+  const notices = lines.filter((x) => x.channel === "notices").map((x) => ({
+    ...x, version: x.data && typeof x.data.version === "number" ? x.data.version : state.version,
+  }));
+  const ids = lines.map((x) => x.id);
+  const patch = { chatLast: Math.max(state.chatLast, last ?? 0, ...ids) };
+  if (chat.length) patch.chat = mergeLines(state.chat, chat);
+  if (notices.length) patch.notices = mergeLines(state.notices, notices);
+  update(patch);
 }

@@ -13,6 +13,7 @@ import * as screen from "./panels/screen.js";
 import * as prompts from "./panels/prompts.js";
 import * as log from "./panels/log.js";
 import * as gameover from "./panels/gameover.js";
+import * as chat from "./panels/chat.js";
 
 const VIEWS = { loading: "loading-view", notfound: "notfound-view", join: "join-view", started: "started-view", waiting: "waiting-view", game: "game-view" };
 
@@ -31,7 +32,7 @@ subscribe((changed) => {
   else if (changed.has("page") || changed.size === 0) showPage();
 });
 
-for (const panel of [waiting, topbar, seats, auction, screen, prompts, log, gameover]) panel.mount();
+for (const panel of [waiting, topbar, seats, auction, screen, prompts, log, gameover, chat]) panel.mount();
 
 async function boot() {
   // A language switch re-renders the page that is showing, and nothing else: it never changes it.

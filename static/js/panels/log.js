@@ -1,8 +1,10 @@
 // The game log: every visible event in plain words, kept scrolled to the newest unless the reader
 // has scrolled up. New events are appended; the list is rebuilt only when the log was replaced
-// (a resync), the names changed, or the language.
+// (a resync), the names changed, the language, or a server notice came (a line of the table's feed,
+// "a bot plays for Bea": placed after the events of the game version it came at).
 
 import { h, $, fill } from "../common.js";
+import { t } from "../i18n.js";
 import { eventSentence, eventClass, isNoise } from "../events.js";
 import { state, subscribe, nameOf } from "../store.js";
 
@@ -12,6 +14,27 @@ function item(e) {
   return h("li", { class: eventClass(e), dataset: { type: e.type, version: e.version ?? "" } }, eventSentence(e, nameOf));
 }
 
+function noticeItem(n) {
+  const name = n.name || (typeof n.seat === "number" ? nameOf(n.seat) : "");
+  const key = `notice.${n.kind}`;
+  const params = { ...(n.data || {}), name, kind: n.kind };
+  const text = t(key, params) === key ? t("notice.unknown", params) : t(key, params);
+  return h("li", { class: "notice", dataset: { notice: n.kind, id: n.id } }, text);
+}
+
+/** The events and the notices, in game order: each notice after its version's events. */
+function merged(events) {
+  const out = [];
+  let i = 0;
+  const notices = state.notices;
+  for (const e of events) {
+    while (i < notices.length && e.version !== undefined && notices[i].version < e.version) out.push(noticeItem(notices[i++]));
+    out.push(item(e));
+  }
+  while (i < notices.length) out.push(noticeItem(notices[i++]));
+  return out;
+}
+
 function render(rebuild) {
   const list = $("#log");
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -19,7 +42,7 @@ function render(rebuild) {
   if (!rebuild && shown.log === log[0] && shown.count <= log.length) {
     list.append(...log.slice(shown.count).filter((e) => !isNoise(e)).map(item));
   } else {
-    fill(list, log.filter((e) => !isNoise(e)).map(item));
+    fill(list, merged(log.filter((e) => !isNoise(e))));
   }
   shown = { log: log[0], count: log.length };
   if (atBottom || list.dataset.init !== "1") {
@@ -30,7 +53,7 @@ function render(rebuild) {
 
 export function mount() {
   subscribe((changed) => {
-    if (changed.has("table") || changed.size === 0) render(true);
+    if (changed.has("table") || changed.has("notices") || changed.size === 0) render(true);
     else if (changed.has("log")) render(false);
   });
 }

@@ -61,6 +61,11 @@ class Code(StrEnum):
     UNAUTHORIZED = "unauthorized"
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    NOT_HOST = "not_host"
+    NO_SEAT = "no_seat"
+    TABLE_CLOSED = "table_closed"
+    REMOVED = "removed"
 
 
 STATUS: dict[str, int] = {
@@ -82,6 +87,10 @@ STATUS: dict[str, int] = {
     Code.RATE_LIMITED: 429,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    Code.NOT_HOST: 403,
+    Code.NO_SEAT: 404,
+    Code.TABLE_CLOSED: 410,
 }
 
 # The code of an HTTP error raised by the framework itself (unknown route, wrong method).

@@ -27,7 +27,7 @@ from app.schemas import (
 )
 
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 422, 429, 503)
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429, 503)
 }
 
 # Identifiers are checked here, at the edge: an id that no table or game can have (NUL, 2 KB of

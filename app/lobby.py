@@ -23,7 +23,7 @@ from app.game.store import StoredGame
 from app.models import GameRow, SeatRow, TableRow, utcnow
 from app.presence import host_seat, is_stale
 from app.queries import Queries, seat_rows, table_row
-from app.schemas import NOT_NULL_SETTINGS, JoinOut, TableOut, TableSettings
+from app.schemas import JoinOut, TableOut, TableSettings
 from app.security import hash_token, new_id, new_seed, new_token
 
 # The size of the table quick play opens when no open table fits.
@@ -280,9 +280,6 @@ class Lobby:
     ) -> TableOut:
         """The host changes the table's settings before the start; fields left out are kept."""
         given = settings.model_dump(include=settings.model_fields_set)
-        for column in NOT_NULL_SETTINGS & given.keys():
-            if given[column] is None:
-                raise ServiceError(Code.INVALID_REQUEST, f"{column} cannot be null")
         async with self.hub.hold(table_id) as room:
             me = await self.queries.seat_for_token(table_id, token)
             async with self.db.write() as session:

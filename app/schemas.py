@@ -144,16 +144,13 @@ class TableSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    public: StrictBool | None = Field(
+    # Left out: kept. Never null (a table is listed or not).
+    public: StrictBool = Field(  # type: ignore[assignment]
         None, description="listed in the lobby; private tables join by invite link"
     )
     turn_seconds: int | None = Field(
         None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
     )
-
-
-# Settings that cannot be null: `{"public": null}` is refused rather than guessed.
-NOT_NULL_SETTINGS = frozenset({"public"})
 
 
 class Rematch(BaseModel):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from app import names
@@ -27,6 +27,10 @@ from app.schemas import JoinOut
 from app.security import hash_token, new_id, new_seed
 
 
+class _Lost(Exception):
+    """Another process linked its new table first."""
+
+
 def rematch_token(table_id: str, token: str) -> str:
     """The seat token at the rematch of `table_id` of whoever held `token` there."""
     digest = hashlib.sha256(f"dragonstones-rematch:{table_id}:{token}".encode()).digest()
@@ -37,52 +41,74 @@ async def play_again(lobby: Lobby, *, table_id: str, token: str | None, bots: bo
     me = await lobby.queries.seat_for_token(table_id, token)
     assert token is not None
     new_token = rematch_token(table_id, token)
-    created = False
-    async with lobby.hub.hold(table_id) as old_room:
-        async with lobby.db.write() as session:
-            old = await table_row(session, table_id)
-            if old.status != "over":
-                raise ServiceError(Code.NOT_OVER, "play again opens when the game is over")
-            rematch_id = old.rematch_id
-            if rematch_id is None:
-                seats = await seat_rows(session, table_id)
-                # Only the host chooses; whoever else opens it keeps the bots.
-                keep_bots = bots if bots is not None and host_seat(seats) == me.seat else True
-                rematch_id = new_id()
-                session.add(
-                    TableRow(
-                        id=rematch_id,
-                        seats=old.seats,
-                        status="open",
-                        **{column: getattr(old, column) for column in SETTINGS_COLUMNS},
-                    )
-                )
-                await session.flush()  # the table first: the bots' seats refer to it
-                if keep_bots:
-                    for s in seats:
-                        if s.bot:
-                            session.add(
-                                SeatRow(
-                                    table_id=rematch_id,
-                                    seat=s.seat,
-                                    name=s.name,
-                                    bot=True,
-                                    bot_kind=s.bot_kind,
-                                    bot_seed=str(new_seed()),
-                                )
-                            )
-                old.rematch_id = rematch_id
-                created = True
-        if created:
-            # Everyone at the old table sees the link at once (the table frame carries it).
-            await lobby._changed(old_room)
+    try:
+        rematch_id, created = await _open(lobby, table_id, me, bots)
+    except _Lost:
+        rematch_id, created = await _open(lobby, table_id, me, bots)
     for _attempt in range(5):
         try:
             seat = await _take_seat(lobby, rematch_id, me, new_token)
-            return JoinOut(table_id=rematch_id, seat=seat, token=new_token)
+            break
         except IntegrityError:
             continue  # another process seated someone there at the same moment: look again
-    raise ServiceError(Code.CONFLICT, "the new table changed too often; try again")
+    else:
+        raise ServiceError(Code.CONFLICT, "the new table changed too often; try again")
+    if created:
+        # Everyone at the old table sees the link at once (the table frame carries it), once
+        # its opener sits there and hosts it.
+        async with lobby.hub.hold(table_id) as old_room:
+            await lobby._changed(old_room)
+    return JoinOut(table_id=rematch_id, seat=seat, token=new_token)
+
+
+async def _open(
+    lobby: Lobby, table_id: str, me: SeatRow, bots: bool | None
+) -> tuple[str, bool]:
+    """The old table's rematch: the linked one, or a new one linked now (True)."""
+    created = False
+    async with lobby.hub.hold(table_id), lobby.db.write() as session:
+        old = await table_row(session, table_id)
+        if old.status != "over":
+            raise ServiceError(Code.NOT_OVER, "play again opens when the game is over")
+        rematch_id = old.rematch_id
+        if rematch_id is None:
+            seats = await seat_rows(session, table_id)
+            # Only the host chooses; whoever else opens it keeps the bots.
+            keep_bots = bots if bots is not None and host_seat(seats) == me.seat else True
+            rematch_id = new_id()
+            session.add(
+                TableRow(
+                    id=rematch_id,
+                    seats=old.seats,
+                    status="open",
+                    **{column: getattr(old, column) for column in SETTINGS_COLUMNS},
+                )
+            )
+            await session.flush()  # the table first: the bots' seats refer to it
+            if keep_bots:
+                for s in seats:
+                    if s.bot:
+                        session.add(
+                            SeatRow(
+                                table_id=rematch_id,
+                                seat=s.seat,
+                                name=s.name,
+                                bot=True,
+                                bot_kind=s.bot_kind,
+                                bot_seed=str(new_seed()),
+                            )
+                        )
+            # Guarded: of two processes opening it at once, one links its table; the
+            # other's transaction rolls back and it seats its caller at the linked one.
+            linked = await session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
+                .values(rematch_id=rematch_id)
+            )
+            if linked.rowcount != 1:  # type: ignore[attr-defined]
+                raise _Lost
+            created = True
+    return rematch_id, created
 
 
 async def _take_seat(lobby: Lobby, table_id: str, me: SeatRow, token: str) -> int:

@@ -16,6 +16,11 @@ def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) ->
     alice, bob = new_page("alice"), new_page("bob")
     invite, _ = create_table(alice, server, "Alice")
     join_by_invite(bob, invite, "Bob")
+    # The lobby shows who is online at that table, and how recently it was active.
+    lobby = new_page("lobby")
+    lobby.goto(server.url + "/")
+    expect(lobby.locator(".presence-age")).to_have_text("2 of 2 online · active just now")
+
     alice.get_by_role("button", name="Add a bot").click()
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(3)
 

@@ -16,6 +16,7 @@ from tests.server.harness import (
     bearer,
     bot_strategy,
     create_table,
+    db_rows,
     join,
     start,
     wait_game_over,
@@ -132,5 +133,28 @@ async def test_the_host_may_leave_the_bots_out(database: Database, server_factor
         r = await _rematch(http, bea, {"bots": True})  # too late, and not hers to choose
         table = (await http.get(f"/api/tables/{r.json()['table_id']}")).json()
         assert sorted(p["name"] for p in table["players"]) == ["Ann", "Bea"]
+        for page in pages:
+            await page.close()
+
+
+async def test_two_processes_open_one_rematch(database: Database, server_factory: Any) -> None:
+    one: ServerProcess = server_factory(database)
+    two: ServerProcess = server_factory(database)
+    async with (
+        httpx.AsyncClient(base_url=one.http, timeout=30) as http1,
+        httpx.AsyncClient(base_url=two.http, timeout=30) as http2,
+    ):
+        old, (ann, bea), pages = await _finished_game(http1, one, ("Ann", "Bea"))
+        # Both accept at the same moment, each through another process: one new table.
+        answers = await asyncio.gather(_rematch(http1, ann), _rematch(http2, bea))
+        assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+        new = {a.json()["table_id"] for a in answers}
+        assert len(new) == 1
+        (new_id,) = new
+        assert (await http2.get(f"/api/tables/{old}")).json()["rematch_id"] == new_id
+        rows = await db_rows(database, "SELECT id FROM tables WHERE id <> :old", old=old)
+        assert [r.id for r in rows] == [new_id]  # no second, orphan table
+        table = (await http1.get(f"/api/tables/{new_id}")).json()
+        assert sorted(p["name"] for p in table["players"]) == ["Ann", "Bea", "Bot 3"]
         for page in pages:
             await page.close()

@@ -38,6 +38,8 @@ async function fetchRematchHost(id) {
     const table = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
     const host = (table.players || []).find((p) => p.seat === table.host);
     rematch.hostName = host ? host.name : null;
+    // Nobody seated there yet (a moment after it opened): ask again shortly.
+    if (!host) window.setTimeout(() => { rematch.fetched = null; render(); }, 1000);
     render();
   } catch {
     /* the link works without the name */

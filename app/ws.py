@@ -103,12 +103,13 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         if token is not None:
             seat_row = await queries.seat_for_token(table_id, token)
             seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
-            status = (await queries.table(table_id)).status
         else:
-            status = (await queries.table(table_id)).status
+            if (await queries.table(table_id)).status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
             seat, name = None, None
-        if status == "closed":
-            raise ServiceError(Code.TABLE_CLOSED, "this table closed: nobody was connected to it")
+        # A seat's socket at a closed table is told and closed by the room (Room.connect).
     except ServiceError as exc:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await _refuse(ws, exc.code, exc.message, close_code)

@@ -99,7 +99,8 @@ class Settings(BaseSettings):
     table_idle_minutes: float = 10.0
     # -- presence and stale tables (issue 8, lobby) --
     # Each process refreshes `seats.seen_at` of the seats it holds a socket of this often; a seat
-    # not refreshed for 3 intervals (its process crashed) counts as away.
+    # not refreshed for 3 intervals (its process crashed) counts as away (0: no heartbeat, and a
+    # crashed process's seats stay online).
     presence_heartbeat_seconds: float = 20.0
     # How often each process looks for open tables idle for table_idle_minutes, to close them.
     table_close_interval_seconds: float = 30.0

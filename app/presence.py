@@ -90,7 +90,12 @@ class Presence:
     ) -> None:
         self.db = db
         self.heartbeat_seconds = heartbeat_seconds
-        self.stale = timedelta(seconds=heartbeat_seconds * STALE_BEATS)
+        # No heartbeat (0): presence is never refreshed, so it never goes stale either.
+        self.stale = (
+            timedelta(seconds=heartbeat_seconds * STALE_BEATS)
+            if heartbeat_seconds > 0
+            else timedelta(days=3650)
+        )
         self.idle = timedelta(minutes=idle_minutes)
         self.close_interval_seconds = close_interval_seconds
         self._tasks: list[asyncio.Task[None]] = []

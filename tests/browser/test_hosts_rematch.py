@@ -87,6 +87,10 @@ def test_play_again_takes_two_browsers_to_a_new_table(server: Server, new_page: 
     # The old table's page points to the new one for the players who went there.
     bob.goto(f"{server.url}/t/{old}")
     expect(bob.locator("#rematch-go")).to_have_attribute("href", f"/t/{new}")
+    # And for someone who opens the old table's link afresh.
+    visitor = new_page("visitor")
+    visitor.goto(f"{server.url}/t/{old}")
+    expect(visitor.locator("#started-rematch")).to_have_attribute("href", f"/t/{new}")
     alice.get_by_role("button", name="Start the game").click()
     expect(alice.locator("#game-view")).to_be_visible()
 

@@ -32,6 +32,18 @@ function renderStarted() {
   const replay = $("#started-replay");
   replay.hidden = !(over && table.game_id);
   if (over && table.game_id) replay.href = `/replay/${encodeURIComponent(table.game_id)}`;
+  // Its players opened a new table to play again: point there (issue 8).
+  let again = $("#started-rematch");
+  if (table && table.rematch_id) {
+    if (!again) {
+      again = h("a", { class: "btn", id: "started-rematch" });
+      replay.after(again);
+    }
+    again.href = table.rematch_path || `/t/${encodeURIComponent(table.rematch_id)}`;
+    again.textContent = t("end.again_go");
+  } else if (again) {
+    again.remove();
+  }
 }
 
 /** The host's × beside a seat: a bot leaves, a person is removed (their token stops working). */

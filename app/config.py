@@ -97,6 +97,13 @@ class Settings(BaseSettings):
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
+    # -- presence and stale tables (issue 8, lobby) --
+    # Each process refreshes `seats.seen_at` of the seats it holds a socket of this often; a seat
+    # not refreshed for 3 intervals (its process crashed) counts as away (0: no heartbeat, and a
+    # crashed process's seats stay online).
+    presence_heartbeat_seconds: float = 20.0
+    # How often each process looks for open tables idle for table_idle_minutes, to close them.
+    table_close_interval_seconds: float = 30.0
 
     # --- matchmaking queue (issue 8) ---
     # A queue entry none of whose sockets refreshed it for this long (a closed page, a crashed

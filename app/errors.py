@@ -72,6 +72,11 @@ class Code(StrEnum):
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_CHANNEL = "chat_channel"
     CHAT_RATE_LIMITED = "chat_rate_limited"
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    NOT_HOST = "not_host"
+    NO_SEAT = "no_seat"
+    TABLE_CLOSED = "table_closed"
+    REMOVED = "removed"
 
 
 STATUS: dict[str, int] = {
@@ -99,6 +104,10 @@ STATUS: dict[str, int] = {
     Code.LEFT_QUEUE: 409,
     Code.BOTS_NOT_YET: 409,
     Code.TOO_MANY_TICKETS: 429,
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    Code.NOT_HOST: 403,
+    Code.NO_SEAT: 404,
+    Code.TABLE_CLOSED: 410,
 }
 
 # The code of an HTTP error raised by the framework itself (unknown route, wrong method).

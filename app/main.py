@@ -23,6 +23,7 @@ from app.game.store import GameStore
 from app.limits import BodyLimit
 from app.lobby import Lobby
 from app.metrics import CONTENT_TYPE, Metrics
+from app.presence import Presence
 from app.queries import Queries
 from app.ratelimit import HttpRateLimit
 from app.ws import router as ws_router
@@ -59,14 +60,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         channel = channel_for(settings.database_schema)
         bus = _bus(settings, db, channel, metrics)
         hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
+        presence = Presence(
+            db,
+            heartbeat_seconds=settings.presence_heartbeat_seconds,
+            idle_minutes=settings.table_idle_minutes,
+            close_interval_seconds=settings.table_close_interval_seconds,
+        )
         queries = Queries(
             db,
             hub.online_seats,
             idle_minutes=settings.table_idle_minutes,
             online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
             public_url=settings.public_url,
+            presence_stale=presence.stale,
         )
         hub.queries = queries
+        hub.presence = presence
         app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub
         app.state.queries = queries

@@ -57,6 +57,9 @@ class TableRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    # The table opened by "play again" at the end of this one's game (same settings).
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -78,6 +81,13 @@ class SeatRow(Base):
     # Decimal text: a 64-bit unsigned seed does not fit a signed BIGINT.
     bot_seed: Mapped[str | None] = mapped_column(String(24), nullable=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # -- presence (issue 8, lobby): stored so that every server process agrees --
+    # When this person's last socket closed (or they joined without one yet); null while a
+    # socket of this seat is connected somewhere, and for bots.
+    away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Refreshed on connect and by the heartbeat of the process holding a socket of this seat:
+    # a crashed process's seats count as away once it is older than a few heartbeats.
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameRow(Base):

@@ -92,9 +92,14 @@ class PlayerOut(BaseModel):
     seat: int
     name: str
     bot: bool
-    connected: bool
+    connected: bool = Field(description="a socket of this seat is open on some server now")
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
+    )
+    away_since: datetime | None = Field(
+        default=None,
+        description="when this person's seat went away (last socket closed, or joined without "
+        "one yet); null while online, and for bots",
     )
 
 
@@ -104,7 +109,7 @@ class TableOut(BaseModel):
     taken: int
     public: bool
     turn_seconds: int | None
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "closed"]
     players: list[PlayerOut]
     game_id: str | None
     winner: int | None
@@ -120,6 +125,49 @@ class TableOut(BaseModel):
     turn: int | None = Field(
         default=None,
         description="the game's turn; only in the list of games being played (else null)",
+    )
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    host: int | None = Field(
+        default=None,
+        description="the host's seat: the earliest seated person; only the host adds or removes "
+        "bots, removes players, changes the settings and starts. null: nobody seated",
+    )
+    online: int = Field(default=0, description="seated people with a socket open now")
+    last_active: datetime | None = Field(
+        default=None, description="the last change of the seats or of someone's presence"
+    )
+    rematch_id: str | None = Field(
+        default=None, description="the table opened to play again with the same players"
+    )
+    rematch_path: str | None = Field(default=None, description="/t/<rematch_id>")
+
+
+# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+
+
+class TableSettings(BaseModel):
+    """What the host may change before the start (PATCH /api/tables/{id}); a field left out is
+    kept. Each field is a column of the same name on `tables` (app.lobby.SETTINGS_COLUMNS), so a
+    new setting is one field here and one column; "play again" copies them all."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Left out: kept. Never null (a table is listed or not).
+    public: StrictBool = Field(  # type: ignore[assignment]
+        None, description="listed in the lobby; private tables join by invite link"
+    )
+    turn_seconds: int | None = Field(
+        None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
+    )
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bots: StrictBool | None = Field(
+        None,
+        description="the bots keep their seats at the new table; honoured only from the host "
+        "who opens it (default: they do)",
     )
 
 

@@ -64,6 +64,16 @@ function tableName(table, id) {
   return names.length ? t("lobby.table_of", { name: names[0], of_name: ofName(names[0]) }) : t("table.title", { id });
 }
 
+/** "2 of 3 online · active 3 min ago": seated people online, and the table's last activity. */
+function presenceText(table) {
+  const people = (table.players || []).filter((p) => !p.bot).length;
+  if (!people || !table.last_active) return null;
+  const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(table.last_active)) / 60000));
+  const age = minutes < 1 ? t("lobby.age_now")
+    : minutes < 60 ? t("lobby.age_min", { n: minutes }) : t("lobby.age_h", { n: Math.floor(minutes / 60) });
+  return t("lobby.online_age", { online: table.online ?? 0, people, age });
+}
+
 function renderTables() {
   const list = $("#open-tables");
   list.replaceChildren();
@@ -82,7 +92,8 @@ function renderTables() {
             Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
           table.turn_seconds ? h("span", { class: "tag timer-tag" }, formatSeconds(table.turn_seconds)) : null,
-          names.length ? h("span", { class: "muted names" }, names.join(", ")) : null),
+          names.length ? h("span", { class: "muted names" }, names.join(", ")) : null,
+          presenceText(table) ? h("span", { class: "muted presence-age" }, presenceText(table)) : null),
         h("div", { class: "row-actions" },
           mine
             ? h("a", { class: "btn primary", href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.rejoin"))
@@ -183,13 +194,13 @@ function renderMyTables() {
       h("div", { class: "row-actions" },
         status === "over" && table.game_id
           ? h("a", { class: "btn primary", href: `/replay/${encodeURIComponent(table.game_id)}` }, t("lobby.replay"))
-          : status !== "gone" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
+          : status !== "gone" && status !== "closed" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
         h("button", {
           type: "button", class: "btn subtle", dataset: { forget: id }, "aria-label": t("lobby.forget_table", { name }),
           onclick: () => forget([id]),
         }, t("lobby.forget")))));
   }
-  const finished = rows.filter((r) => r.table === null || (r.table && r.table.status === "over")).map((r) => r.id);
+  const finished = rows.filter((r) => r.table === null || (r.table && (r.table.status === "over" || r.table.status === "closed"))).map((r) => r.id);
   const clear = $("#clear-finished");
   clear.hidden = finished.length === 0;
   clear.onclick = () => forget(finished);

@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
+from app import rematch
 from app.deps import LobbyDep, QueriesDep, Token
 from app.schemas import (
     ID_PATTERN,
@@ -20,11 +21,13 @@ from app.schemas import (
     JoinOut,
     JoinTable,
     QuickPlay,
+    Rematch,
     TableOut,
+    TableSettings,
 )
 
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 422, 429, 503)
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429, 503)
 }
 
 # Identifiers are checked here, at the edge: an id that no table or game can have (NUL, 2 KB of
@@ -87,19 +90,19 @@ async def leave_table(table_id: TableId, lobby: LobbyDep, token: Token) -> Table
 
 @api.post("/tables/{table_id}/bots", response_model=TableOut, tags=["lobby"])
 async def add_bots(table_id: TableId, body: AddBots, lobby: LobbyDep, token: Token) -> TableOut:
-    """Bots take `count` empty seats (a seated player's token is required)."""
+    """Bots take `count` empty seats (the host's token is required)."""
     return await lobby.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
 
 
 @api.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["lobby"])
 async def remove_bot(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: Token) -> TableOut:
-    """Give a bot's seat back before the game starts (a seated player's token is required)."""
+    """Give a bot's seat back before the game starts (the host's token is required)."""
     return await lobby.remove_bot(table_id=table_id, token=token, seat=seat)
 
 
 @api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
 async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
-    """Start the game once every seat is taken (a seated player's token is required)."""
+    """Start the game once every seat is taken (the host's token is required)."""
     return await lobby.start(table_id=table_id, token=token)
 
 
@@ -126,6 +129,34 @@ async def take_seat_back(
     required); a socket of the seat connecting does the same. Refused `no_stand_in`."""
     hub = request.app.state.hub
     return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
+# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+
+
+@api.delete("/tables/{table_id}/seats/{seat}", response_model=TableOut, tags=["lobby"])
+async def remove_seat(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: Token) -> TableOut:
+    """The host gives a seat back before the start (a player who went away, or a bot): the
+    removed player's token no longer works and their sockets are closed (`removed`)."""
+    return await lobby.remove_seat(table_id=table_id, token=token, seat=seat)
+
+
+@api.patch("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
+async def update_table(
+    table_id: TableId, body: TableSettings, lobby: LobbyDep, token: Token
+) -> TableOut:
+    """The host changes the table's settings before the start; fields left out are kept."""
+    return await lobby.update_settings(table_id=table_id, token=token, settings=body)
+
+
+@api.post("/tables/{table_id}/rematch", response_model=JoinOut, tags=["lobby"])
+async def rematch_table(
+    table_id: TableId, lobby: LobbyDep, token: Token, body: Rematch | None = None
+) -> JoinOut:
+    """Play again with the same players (the game must be over; a seated person's token): the
+    first call opens a new table with the same settings, linked as `rematch_id`; each caller is
+    seated there under the same name. Asking twice answers the same seat and token."""
+    return await rematch.play_again(
+        lobby, table_id=table_id, token=token, bots=body.bots if body else None
+    )
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])

@@ -97,7 +97,29 @@ class Settings(BaseSettings):
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
+    # -- presence and stale tables (issue 8, lobby) --
+    # Each process refreshes `seats.seen_at` of the seats it holds a socket of this often; a seat
+    # not refreshed for 3 intervals (its process crashed) counts as away (0: no heartbeat, and a
+    # crashed process's seats stay online).
+    presence_heartbeat_seconds: float = 20.0
+    # How often each process looks for open tables idle for table_idle_minutes, to close them.
+    table_close_interval_seconds: float = 30.0
 
+    # --- matchmaking queue (issue 8) ---
+    # A queue entry none of whose sockets refreshed it for this long (a closed page, a crashed
+    # process, a ticket whose socket never came) leaves the queue; a page reload survives it.
+    queue_grace_seconds: float = 10.0
+    # How often each process runs a matching pass (besides one at every join).
+    queue_match_seconds: float = 1.0
+    # How often each process reads the state of its queue sockets' tickets (a match made by
+    # another process reaches the player within this).
+    queue_poll_seconds: float = 0.5
+    # The wait after which a player may accept bots, unless the player picks another.
+    queue_bots_after_seconds: int = 60
+    # Waiting entries one client address may hold at once.
+    queue_max_per_address: int = 4
+    # A matched or left entry (with a matched seat's token) is deleted this long after.
+    queue_keep_minutes: float = 10.0
     # Table chat (issue 8): lines a socket may post per window (more are refused with
     # chat_rate_limited, the socket stays open); lines sent on connect without chat_since, and at
     # most with it.

@@ -59,6 +59,7 @@ class Connection:
     closing: bool = False
     sent_frames: int = 0
     sending_since: float | None = None  # monotonic time the frame being sent was handed over
+    seat_row: int | None = None  # the seat's database id (its presence is written there)
 
     def send(self, message: BaseModel) -> None:
         """Queue a message that must not be dropped; never blocks."""

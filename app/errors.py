@@ -70,11 +70,22 @@ class Code(StrEnum):
     ALREADY_STAND_IN = "already_stand_in"
     NO_STAND_IN = "no_stand_in"
     NOT_YOUR_SEAT = "not_your_seat"
+    # --- matchmaking queue (issue 8) ---
+    TICKET_NOT_FOUND = "ticket_not_found"
+    ALREADY_MATCHED = "already_matched"
+    LEFT_QUEUE = "left_queue"
+    BOTS_NOT_YET = "bots_not_yet"
+    TOO_MANY_TICKETS = "too_many_tickets"
     # Table chat (issue 8): answered on the socket, which stays open.
     CHAT_EMPTY = "chat_empty"
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_CHANNEL = "chat_channel"
     CHAT_RATE_LIMITED = "chat_rate_limited"
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    NOT_HOST = "not_host"
+    NO_SEAT = "no_seat"
+    TABLE_CLOSED = "table_closed"
+    REMOVED = "removed"
 
 
 STATUS: dict[str, int] = {
@@ -105,6 +116,16 @@ STATUS: dict[str, int] = {
     Code.ALREADY_STAND_IN: 409,
     Code.NO_STAND_IN: 409,
     Code.NOT_YOUR_SEAT: 403,
+    # --- matchmaking queue (issue 8) ---
+    Code.TICKET_NOT_FOUND: 404,
+    Code.ALREADY_MATCHED: 409,
+    Code.LEFT_QUEUE: 409,
+    Code.BOTS_NOT_YET: 409,
+    Code.TOO_MANY_TICKETS: 429,
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    Code.NOT_HOST: 403,
+    Code.NO_SEAT: 404,
+    Code.TABLE_CLOSED: 410,
 }
 
 # The code of an HTTP error raised by the framework itself (unknown route, wrong method).

@@ -1,4 +1,6 @@
-"""The lobby: open a table, take or give back a seat, quick play, add or remove bots, start.
+"""The lobby: open a table, take or give back a seat, quick play, add or remove bots, remove a
+player, change the settings, start. The host (app.presence.host_seat) alone does what changes the
+table for everyone.
 
 Each operation runs under the table's room lock (one writer per table in this process) in one
 database transaction whose guards (the unique seat, the `open` status) keep two processes from
@@ -22,14 +24,26 @@ from app.game.hub import Hub
 from app.game.room import Room
 from app.game.store import StoredGame
 from app.models import GameRow, SeatRow, TableRow, utcnow
+from app.presence import host_seat, is_stale
 from app.queries import Queries, seat_rows, table_row
-from app.schemas import JoinOut, TableOut
+from app.schemas import JoinOut, TableOut, TableSettings
 from app.security import hash_token, new_id, new_seed, new_token
 
 # The size of the table quick play opens when no open table fits.
 DEFAULT_QUICKPLAY_SEATS = 4
 # Refusals after which quick play tries the next table.
-_QUICKPLAY_SKIP = (Code.TABLE_FULL, Code.ALREADY_STARTED, Code.NAME_TAKEN, Code.CONFLICT)
+_QUICKPLAY_SKIP = (
+    Code.TABLE_FULL, Code.ALREADY_STARTED, Code.NAME_TAKEN, Code.CONFLICT, Code.TABLE_CLOSED
+)
+# The table settings, each a `tables` column of the same name: the host changes them, "play
+# again" copies them. A new setting is a field of TableSettings and a column.
+SETTINGS_COLUMNS: tuple[str, ...] = tuple(TableSettings.model_fields)
+
+
+def closed_error() -> ServiceError:
+    return ServiceError(
+        Code.TABLE_CLOSED, "this table closed: nobody was connected to it for a while"
+    )
 
 
 async def _open_table(
@@ -37,9 +51,16 @@ async def _open_table(
 ) -> TableRow:
     """The table, which must not have started: the lobby changes only open tables."""
     table = await table_row(session, table_id)
+    if table.status == "closed":
+        raise closed_error()
     if table.status != "open":
         raise ServiceError(Code.ALREADY_STARTED, message)
     return table
+
+
+def _require_host(seats: list[SeatRow], seat: SeatRow) -> None:
+    if host_seat(seats) != seat.seat:
+        raise ServiceError(Code.NOT_HOST, "only the table's host may do this")
 
 
 class Lobby:
@@ -71,13 +92,38 @@ class Lobby:
             session.add(table)
         return self.queries.table_out(table, [], None)
 
-    async def join(self, *, table_id: str, name: str) -> JoinOut:
+    async def close_if_stale(self, table_id: str) -> bool:
+        """Close the table now if nobody has been connected to it for the idle time (the
+        closing task may not have come by yet). Call with the table's room held."""
+        presence = self.hub.presence
+        if presence is None:
+            return False
+        now = utcnow()
+        async with self.db.sessions() as session:
+            table = await table_row(session, table_id)
+            seats = await seat_rows(session, table_id)
+        if not is_stale(table, seats, now, presence.stale, presence.idle,
+                        self.hub.online_seats(table_id)):
+            return False
+        if await presence.close_if_idle(table_id, now - presence.idle):
+            room = self.hub.peek(table_id)
+            if room is not None:
+                await room.send_table_now()
+            await self.hub.bus.publish(table_id, None)
+        return True
+
+    async def join(self, *, table_id: str, name: str, need_online: bool = False) -> JoinOut:
+        """Take the lowest free seat. `need_online` (quick play): only beside someone online."""
         async with self.hub.hold(table_id) as room:
+            if await self.close_if_stale(table_id):
+                raise closed_error()
             for _attempt in range(5):
                 try:
                     async with self.db.write() as session:
                         table = await _open_table(session, table_id)
                         seats = await seat_rows(session, table_id)
+                        if need_online and not self.queries.online_now(table_id, seats, utcnow()):
+                            raise ServiceError(Code.CONFLICT, "nobody at this table is online")
                         if len(seats) >= table.seats:
                             raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
                         # "ANN", "ann" and the full-width ANN are one name (bots' names are reserved
@@ -95,6 +141,7 @@ class Lobby:
                                 name=name,
                                 token_hash=hash_token(token),
                                 bot=False,
+                                away_since=utcnow(),  # until their page connects
                             )
                         )
                         table.updated_at = utcnow()
@@ -113,9 +160,11 @@ class Lobby:
 
         Each try is an ordinary join (the table's lock, the seat count read in the transaction
         and the unique seat): who loses the race for a last seat moves on to the next table."""
-        for table in self._quickplay_order(await self.queries.open_tables(), seats):
+        # Never beside nobody: a table where no seated person is online is skipped.
+        tables = [t for t in await self.queries.open_tables() if t.online > 0]
+        for table in self._quickplay_order(tables, seats):
             try:
-                return await self.join(table_id=table.id, name=name)
+                return await self.join(table_id=table.id, name=name, need_online=True)
             except ServiceError as exc:
                 if exc.code not in _QUICKPLAY_SKIP:
                     raise
@@ -144,7 +193,12 @@ class Lobby:
             await session.flush()  # the table row first: the seat refers to it
             session.add(
                 SeatRow(
-                    table_id=table_id, seat=0, name=name, token_hash=hash_token(token), bot=False
+                    table_id=table_id,
+                    seat=0,
+                    name=name,
+                    token_hash=hash_token(token),
+                    bot=False,
+                    away_since=utcnow(),
                 )
             )
         return JoinOut(table_id=table_id, seat=0, token=token)
@@ -169,10 +223,11 @@ class Lobby:
     ) -> TableOut:
         try:
             async with self.hub.hold(table_id) as room:
-                await self.queries.seat_for_token(table_id, token)
+                me = await self.queries.seat_for_token(table_id, token)
                 async with self.db.write() as session:
                     table = await _open_table(session, table_id)
                     seats = await seat_rows(session, table_id)
+                    _require_host(seats, me)
                     free = sorted(set(range(table.seats)) - {s.seat for s in seats})
                     if count > len(free):
                         raise ServiceError(
@@ -196,11 +251,12 @@ class Lobby:
             raise ServiceError(Code.CONFLICT, "the table changed meanwhile; try again") from None
 
     async def remove_bot(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
-        """Give a bot's seat back before the game starts (any seated player may)."""
+        """Give a bot's seat back before the game starts (the host only)."""
         async with self.hub.hold(table_id) as room:
-            await self.queries.seat_for_token(table_id, token)
+            me = await self.queries.seat_for_token(table_id, token)
             async with self.db.write() as session:
                 table = await _open_table(session, table_id)
+                _require_host(await seat_rows(session, table_id), me)
                 result = await session.execute(
                     delete(SeatRow).where(
                         SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
@@ -211,12 +267,50 @@ class Lobby:
                 table.updated_at = utcnow()
             return await self._changed(room)
 
-    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+    async def remove_seat(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
+        """The host gives a seat back before the start (a player who left, a bot): the removed
+        player's token holds nothing any more and their sockets are closed."""
         async with self.hub.hold(table_id) as room:
-            await self.queries.seat_for_token(table_id, token)
+            me = await self.queries.seat_for_token(table_id, token)
             async with self.db.write() as session:
                 table = await _open_table(session, table_id)
                 seats = await seat_rows(session, table_id)
+                _require_host(seats, me)
+                if seat == me.seat:
+                    raise ServiceError(
+                        Code.INVALID_REQUEST, "the host leaves with POST .../leave instead"
+                    )
+                target = next((s for s in seats if s.seat == seat), None)
+                if target is None:
+                    raise ServiceError(Code.NO_SEAT, f"nobody sits in seat {seat}")
+                await session.execute(delete(SeatRow).where(SeatRow.id == target.id))
+                table.updated_at = utcnow()
+            room.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
+            return await self._changed(room)
+
+    async def update_settings(
+        self, *, table_id: str, token: str | None, settings: TableSettings
+    ) -> TableOut:
+        """The host changes the table's settings before the start; fields left out are kept."""
+        given = settings.model_dump(include=settings.model_fields_set)
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                _require_host(await seat_rows(session, table_id), me)
+                for column, value in given.items():
+                    assert column in SETTINGS_COLUMNS
+                    setattr(table, column, value)
+                table.updated_at = utcnow()
+            return await self._changed(room)
+
+    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                seats = await seat_rows(session, table_id)
+                _require_host(seats, me)
                 if len(seats) < table.seats:
                     raise ServiceError(
                         Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app import errors, logs, migrate, readiness, replay
+from app import errors, logs, migrate, queue_api, readiness, replay
 from app.api import api, pages
 from app.config import Settings, get_settings
 from app.connections import KeepTransport
@@ -23,6 +23,7 @@ from app.game.store import GameStore
 from app.limits import BodyLimit
 from app.lobby import Lobby
 from app.metrics import CONTENT_TYPE, Metrics
+from app.presence import Presence
 from app.queries import Queries
 from app.ratelimit import HttpRateLimit
 from app.ws import router as ws_router
@@ -59,22 +60,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         channel = channel_for(settings.database_schema)
         bus = _bus(settings, db, channel, metrics)
         hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
+        presence = Presence(
+            db,
+            heartbeat_seconds=settings.presence_heartbeat_seconds,
+            idle_minutes=settings.table_idle_minutes,
+            close_interval_seconds=settings.table_close_interval_seconds,
+        )
         queries = Queries(
             db,
             hub.online_seats,
             idle_minutes=settings.table_idle_minutes,
             online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
             public_url=settings.public_url,
+            presence_stale=presence.stale,
         )
         hub.queries = queries
+        hub.presence = presence
         app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub
         app.state.queries = queries
         app.state.lobby = Lobby(db, hub, queries)
         await hub.start()
+        # The matchmaking queue (issue 8): its loop runs in every process.
+        app.state.queue = queue_api.QueueService(settings, db, app.state.lobby)
+        app.state.queue.start()
         try:
             yield
         finally:
+            await app.state.queue.close()
             await hub.close()
             await hub.store.close()
             await db.dispose()
@@ -108,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages)
     app.include_router(replay.router)
     app.include_router(readiness.router)
+    app.include_router(queue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

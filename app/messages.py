@@ -103,6 +103,57 @@ class PongOut(BaseModel):
 ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut
 
 
+# --- matchmaking queue (issue 8): the socket /ws/queue ------------------------------------------
+
+
+class QueueBotsIn(BaseModel):
+    """Accept bots for the empty seats (after the wait the player picked)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["bots"]
+
+
+class QueueLeaveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["leave"]
+
+
+QueueClientMessage = Annotated[QueueBotsIn | QueueLeaveIn | PingIn, Field(discriminator="type")]
+queue_client_message = TypeAdapter(QueueClientMessage)
+QUEUE_CLIENT_TYPES = ("bots", "leave", "ping")
+
+
+class QueueOut(BaseModel):
+    """Still waiting: the table being gathered for this player, and who waits for it."""
+
+    type: Literal["queue"] = "queue"
+    ticket: str
+    size: int | Literal["any"]  # what the player asked for
+    target: int  # the table size being gathered ("2 of 4": waiting of target)
+    waiting: int  # players waiting who fit that table, this one included
+    needed: int  # players still missing for it
+    bots_at: float  # Unix time from which bots may be accepted
+    can_accept_bots: bool
+    server_time: float = Field(default_factory=time.time)
+
+
+class MatchedOut(BaseModel):
+    """Seated: keep the token exactly as a join's, then open the table."""
+
+    type: Literal["matched"] = "matched"
+    ticket: str
+    table_id: str
+    seat: int
+    token: str
+    bots: int
+
+
+class QueueLeftOut(BaseModel):
+    type: Literal["left"] = "left"
+    ticket: str
+    reason: str  # left | expired
 # --- table chat (issue 8): see app.game.feed and docs/protocol.md, "Table chat" ------------------
 
 CHAT_MAX_CHARS = 300

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -63,6 +64,9 @@ class TableRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    # The table opened by "play again" at the end of this one's game (same settings).
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -86,6 +90,13 @@ class SeatRow(Base):
     # A bot (bot_kind, bot_seed) plays for this person's absent seat until they come back.
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # -- presence (issue 8, lobby): stored so that every server process agrees --
+    # When this person's last socket closed (or they joined without one yet); null while a
+    # socket of this seat is connected somewhere, and for bots.
+    away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Refreshed on connect and by the heartbeat of the process holding a socket of this seat:
+    # a crashed process's seats count as away once it is older than a few heartbeats.
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class GameRow(Base):
@@ -146,6 +157,45 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+
+
+class QueueEntryRow(Base):
+    """A player waiting in the matchmaking queue (a ticket): waiting -> matched | left.
+
+    The ticket's token is stored hashed, like a seat token. Once matched, the seat's token is
+    kept here (readable with the ticket's token only) until the entry is purged, a few minutes
+    later: a player whose socket was gone at the match must still get the seat."""
+
+    __tablename__ = "queue_entries"
+    # The matching pass reads the waiting entries in queue order.
+    __table_args__ = (Index("ix_queue_entries_status_created", "status", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(64))
+    # The table size wanted: 3..6, or null for any.
+    size: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Seconds after joining from which the player may accept bots for the empty seats.
+    bots_after: Mapped[int] = mapped_column(Integer)
+    # The client address, for the per-address limit on waiting entries.
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    # waiting -> matched (seated) | left (left, or expired: its socket did not come back)
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
+    left_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Refreshed while a queue socket of this ticket is open (in any process): an entry not
+    # refreshed within the grace is never matched and expires (a crashed process's too).
+    heartbeat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # When its last socket closed (null while one is open): not matched meanwhile; it leaves
+    # after the grace unless a socket comes back (a page reload).
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Once matched: the table, the seat and the seat's token (until the entry is purged).
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bots: Mapped[int] = mapped_column(Integer, default=0)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 # --- table chat (issue 8) ----------------------------------------------------------------------
 
 

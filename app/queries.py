@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Collection
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select, true
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -17,6 +17,7 @@ from app.errors import Code, ServiceError
 from app.game.standin import grace_seconds
 from app.game.store import as_utc
 from app.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.presence import away_since, host_seat, is_online, last_active
 from app.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
 from app.security import hash_token
 
@@ -48,6 +49,7 @@ class Queries:
         idle_minutes: float = 0.0,
         online_tables: Callable[[], Collection[str]] | None = None,
         public_url: str | None = None,
+        presence_stale: timedelta = timedelta(seconds=60),
     ) -> None:
         self.db = db
         self.public_url = public_url  # PUBLIC_URL: invite links are built on it
@@ -56,9 +58,22 @@ class Queries:
         # or a seated person is online (online_tables: the tables where one is, here).
         self.idle_minutes = idle_minutes
         self.online_tables = online_tables or (lambda: ())
+        # A seat whose process has not refreshed its presence for this long is away.
+        self.presence_stale = presence_stale
+
+    def online_now(self, table_id: str, seats: list[SeatRow], now: datetime) -> set[int]:
+        """Seats of people with a socket open now: on this process, or on another as the
+        database says."""
+        here = self.online(table_id)
+        return {
+            s.seat
+            for s in seats
+            if not s.bot and (s.seat in here or is_online(s, now, self.presence_stale))
+        }
 
     def table_out(self, table: TableRow, seats: list[SeatRow], game: GameRow | None) -> TableOut:
-        online = self.online(table.id)
+        now = utcnow()
+        online = self.online_now(table.id, seats, now)
         return TableOut(
             id=table.id,
             seats=table.seats,
@@ -70,7 +85,13 @@ class Queries:
             status=table.status,  # type: ignore[arg-type]
             players=[
                 PlayerOut(
-                    seat=s.seat, name=s.name, bot=s.bot, connected=s.bot or s.seat in online,
+                    seat=s.seat,
+                    name=s.name,
+                    bot=s.bot,
+                    connected=s.bot or s.seat in online,
+                    away_since=None
+                    if s.seat in online
+                    else away_since(s, now, self.presence_stale),
                     stand_in=bool(s.stand_in),
                 )
                 for s in seats
@@ -82,7 +103,17 @@ class Queries:
             invite_url=f"{self.public_url}/t/{table.id}" if self.public_url else None,
             watch_url=f"{self.public_url}/t/{table.id}?watch=1" if self.public_url else None,
             created_at=as_utc(table.created_at),
+            host=host_seat(seats),
+            online=len(online),
+            last_active=last_active(table, seats, now, self.presence_stale),
+            rematch_id=table.rematch_id,
+            rematch_path=f"/t/{table.rematch_id}" if table.rematch_id else None,
         )
+
+    async def presence(self, table_id: str) -> dict[int, datetime | None]:
+        """Each seat's `away_since`: null while its person is online (and for bots)."""
+        table = await self.table(table_id)
+        return {p.seat: p.away_since for p in table.players}
 
     async def table(self, table_id: str) -> TableOut:
         async with self.db.sessions() as session:
@@ -120,15 +151,27 @@ class Queries:
             return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
 
     def _alive(self) -> ColumnElement[bool]:
-        """Not idle: changed within the idle limit, or a seated person online here. A burst
-        of abandoned tables leaves the lobby by itself."""
+        """Not idle: changed within the idle limit, or a seated person online (here, or
+        somewhere as the database says). Idle tables close (app.presence); until the closing
+        task gets to them they already leave the lobby."""
         if self.idle_minutes <= 0:
             return true()
-        cutoff = utcnow() - timedelta(minutes=self.idle_minutes)
+        now = utcnow()
+        cutoff = now - timedelta(minutes=self.idle_minutes)
+        someone = exists().where(
+            and_(
+                SeatRow.table_id == TableRow.id,
+                SeatRow.bot.is_(False),
+                or_(
+                    SeatRow.away_since >= cutoff,
+                    and_(SeatRow.away_since.is_(None), SeatRow.seen_at >= cutoff),
+                ),
+            )
+        )
         online = sorted(self.online_tables())[:1000]
         if not online:
-            return TableRow.updated_at >= cutoff
-        return or_(TableRow.updated_at >= cutoff, TableRow.id.in_(online))
+            return or_(TableRow.updated_at >= cutoff, someone)
+        return or_(TableRow.updated_at >= cutoff, someone, TableRow.id.in_(online))
 
     async def _seats_of(
         self, session: AsyncSession, table_ids: list[str]

@@ -6,7 +6,15 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Le
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    WithJsonSchema,
+    field_validator,
+)
 
 from app import names
 
@@ -107,7 +115,7 @@ class PlayerOut(BaseModel):
     seat: int
     name: str
     bot: bool
-    connected: bool
+    connected: bool = Field(description="a socket of this seat is open on some server now")
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
     )
@@ -119,6 +127,11 @@ class PlayerOut(BaseModel):
         default=False,
         description="disconnected for longer than the table's grace_seconds: another seated "
         "person may hand the seat to a bot (only on the table socket; false elsewhere)",
+    )
+    away_since: datetime | None = Field(
+        default=None,
+        description="when this person's seat went away (last socket closed, or joined without "
+        "one yet); null while online, and for bots",
     )
 
 
@@ -133,7 +146,7 @@ class TableOut(BaseModel):
     grace_seconds: int = Field(
         default=120, description="seconds away before a bot may stand in for a seat"
     )
-    status: Literal["open", "playing", "over"]
+    status: Literal["open", "playing", "over", "closed"]
     players: list[PlayerOut]
     game_id: str | None
     winner: int | None
@@ -149,6 +162,58 @@ class TableOut(BaseModel):
     turn: int | None = Field(
         default=None,
         description="the game's turn; only in the list of games being played (else null)",
+    )
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    host: int | None = Field(
+        default=None,
+        description="the host's seat: the earliest seated person; only the host adds or removes "
+        "bots, removes players, changes the settings and starts. null: nobody seated",
+    )
+    online: int = Field(default=0, description="seated people with a socket open now")
+    last_active: datetime | None = Field(
+        default=None, description="the last change of the seats or of someone's presence"
+    )
+    rematch_id: str | None = Field(
+        default=None, description="the table opened to play again with the same players"
+    )
+    rematch_path: str | None = Field(default=None, description="/t/<rematch_id>")
+
+
+# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+
+
+class TableSettings(BaseModel):
+    """What the host may change before the start (PATCH /api/tables/{id}); a field left out is
+    kept. Each field is a column of the same name on `tables` (app.lobby.SETTINGS_COLUMNS), so a
+    new setting is one field here and one column; "play again" copies them all."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Left out: kept. Never null (a table is listed or not).
+    public: StrictBool = Field(  # type: ignore[assignment]
+        None, description="listed in the lobby; private tables join by invite link"
+    )
+    turn_seconds: int | None = Field(
+        None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
+    )
+    # -- timers and absent players (issue 8) --
+    choose_seconds: Seconds | None = Field(
+        None, description="time limit for power decisions (`choose` prompts); null: none"
+    )
+    grace_seconds: Seconds | None = Field(
+        None,
+        description="seconds a player may be away before a bot may stand in; null: the default "
+        "(120, or 30 at a table with a time limit)",
+    )
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bots: StrictBool | None = Field(
+        None,
+        description="the bots keep their seats at the new table; honoured only from the host "
+        "who opens it (default: they do)",
     )
 
 
@@ -186,3 +251,68 @@ class GameRecord(BaseModel):
     actions: list[RecordedAction]
     created_at: datetime
     finished_at: datetime | None
+
+
+# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+
+
+def _whole_number(value: object) -> object:
+    """A JSON integer (4 or 4.0, as JSON Schema has it), never text or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("a whole number is expected")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("a whole number is expected")
+        return int(value)
+    return value
+
+
+QueueSize = Literal["any"] | Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=MIN_SEATS, le=MAX_SEATS),
+    WithJsonSchema({"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS}),
+]
+MAX_BOTS_AFTER = 3600
+BotsAfter = Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=0, le=MAX_BOTS_AFTER),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MAX_BOTS_AFTER}),
+]
+
+
+class JoinQueue(JoinTable):
+    """Join the matchmaking queue: the name is checked exactly like a join's."""
+
+    size: QueueSize = Field(
+        "any", description="the table size wanted: 3 to 6, or \"any\" (3 to 6)"
+    )
+    bots_after: BotsAfter | None = Field(
+        None,
+        description="seconds of waiting after which you may accept bots for the empty seats "
+        "(default: the server's QUEUE_BOTS_AFTER_SECONDS, 60)",
+    )
+
+
+class TicketOut(BaseModel):
+    """A queue ticket as its holder sees it (the token only in the answer to the join)."""
+
+    ticket: str
+    token: str | None = Field(
+        default=None, description="the ticket's secret, shown once: Authorization: Bearer <token>"
+    )
+    status: Literal["waiting", "matched", "left"]
+    reason: str | None = Field(default=None, description="left: `left` or `expired`")
+    name: str
+    size: int | Literal["any"]
+    bots_after: int
+    bots_at: float = Field(description="Unix time from which bots may be accepted")
+    # Waiting: the table being gathered for this player ("2 of 4").
+    target: int | None = None
+    waiting: int | None = None
+    # Matched: the seat, exactly as a join answers it.
+    table_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    bots: int = 0

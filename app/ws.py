@@ -121,12 +121,17 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             )  # fmt: skip
             return
     try:
+        seat_id: int | None = None
         if token is not None:
             seat_row = await queries.seat_for_token(table_id, token)
-            seat, name = seat_row.seat, seat_row.name
+            seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
         else:
-            await queries.table(table_id)
+            if (await queries.table(table_id)).status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
             seat, name = None, None
+        # A seat's socket at a closed table is told and closed by the room (Room.connect).
     except ServiceError as exc:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await _refuse(ws, exc.code, exc.message, close_code)
@@ -146,6 +151,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         name=name,
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
+        seat_row=seat_id,
     )
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)

@@ -22,6 +22,7 @@ from app.game.store import GameStore
 from app.metrics import Metrics
 
 if TYPE_CHECKING:
+    from app.presence import Presence
     from app.queries import Queries
 
 log = logging.getLogger("dragonstones.hub")
@@ -58,6 +59,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
+        self.presence: Presence | None = None  # set by app.main: presence stored in the database
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -189,10 +191,28 @@ class Hub:
                 await room.load()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
         self._watcher = asyncio.create_task(self._watch_sockets(), name="socket-watch")
+        if self.presence is not None:
+            self.presence.start(self.seat_rows_here, self.online_seats, self._presence_changed)
+
+    def seat_rows_here(self) -> set[int]:
+        """The seats (database ids) with a socket open in this process."""
+        return {
+            c.seat_row
+            for room in self.rooms.values()
+            for c in room.connections
+            if c.seat_row is not None
+        }
+
+    async def _presence_changed(self, table_id: str) -> None:
+        """Presence or status of a table changed out of any request (heartbeat, closing): every
+        process sends its sockets there the table again."""
+        await self.bus.publish(table_id, None)
 
     async def close(self) -> None:
         """Server shutdown: stop the bots and timers, ask every socket to reconnect later."""
         self.closed = True
+        if self.presence is not None:
+            self.presence.stop()
         for task in (self._sweeper, self._watcher):
             if task is not None:
                 task.cancel()

@@ -25,7 +25,7 @@ from app.game.feed import Feed
 from app.game.outbound import LiveGame, state_frame
 from app.game.standin import StandIns
 from app.game.store import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
-from app.messages import AckOut, HelloOut, TableMsg
+from app.messages import AckOut, ErrorOut, HelloOut, TableMsg
 from app.models import utcnow
 from app.schemas import PlayerOut, TableOut
 
@@ -56,6 +56,10 @@ class Room:
         self.feed = Feed(self)  # table chat and server notices
         self.table: TableOut | None = None  # as last read, with this process's presence
         self.table_frame: str | None = None
+        self.table_status: str | None = None
+        # When each socket joined the room (monotonic): a table read before a socket came
+        # cannot tell whether that socket's seat is held.
+        self.since: dict[Connection, float] = {}
         self._table_refresh: asyncio.Task[None] | None = None
 
     # -- presence --------------------------------------------------------------------------------
@@ -350,15 +354,18 @@ class Room:
             # A bad `since` (negative, or ahead of the game) gets the whole log again.
             conn.sent_version = since if since is not None and since >= 0 else None
             self.connections.add(conn)
+            self.since[conn] = time.monotonic()
             self.hub.metrics.socket(True, table_id=self.table_id, seat=conn.seat)
             conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
             back = conn.seat is not None and not was_online
             if back:
                 self.table_frame = None  # it shows this seat away: read it again
-                assert conn.seat is not None
-                self.standins.came_back(conn.seat)
+                await self._presence(conn, arrived=True)
             await self._load_table_frame()
             conn.push_table()
+            if self.table_status == "closed":
+                self._closed([conn])
+                return
             game = await self.load()
             if game is not None:
                 if conn.sent_version is not None and conn.sent_version > game.version:
@@ -367,6 +374,7 @@ class Room:
             if back:
                 # Tell the others this seat is back: once per burst of presence changes.
                 self.refresh_table(PRESENCE_DELAY)
+                await self.hub.bus.publish(self.table_id, None)
             me = self.seat_info(conn.seat)
             if me is not None and me.stand_in and game is not None and not game.over:
                 # Its person is back: the seat is theirs again from their next prompt.
@@ -385,10 +393,27 @@ class Room:
             return
         async with self.locked():
             self.connections.discard(conn)
+            self.since.pop(conn, None)
             self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
-                self.standins.went_away(conn.seat)
+                await self._presence(conn, arrived=False)
                 self.refresh_table(PRESENCE_DELAY)
+                if not self.hub.closed:
+                    await self.hub.bus.publish(self.table_id, None)
+
+    async def _presence(self, conn: Connection, *, arrived: bool) -> None:
+        """Store that this seat came online or went away here (every process reads it). A
+        database outage only delays it: the heartbeat writes presence again."""
+        presence = self.hub.presence
+        if presence is None or conn.seat_row is None or self.hub.closed:
+            return
+        try:
+            if arrived:
+                await presence.arrive(self.table_id, conn.seat_row)
+            else:
+                await presence.depart(self.table_id, conn.seat_row)
+        except DATABASE_ERRORS as exc:
+            log.warning("presence of table %s not stored: %r", self.table_id, exc)
 
     # -- the table (seats and presence) ----------------------------------------------------------
 
@@ -397,22 +422,48 @@ class Room:
             return None
         return next((p for p in self.table.players if p.seat == seat), None)
 
-    def _set_table(self, table: TableOut) -> TableOut:
-        """The table as every socket here gets it: with who is absent (app.game.standin)."""
-        self.table = self.standins.decorate(table)
-        self.table_frame = TableMsg(table=self.table).model_dump_json()
-        return self.table
-
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
-            self._set_table(await self.hub.queries.table(self.table_id))
+            self._set_table(await self.hub.queries.table(self.table_id), push=False)
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
-        table = self._set_table(await self.hub.queries.table(self.table_id))
-        for conn in self.connections:
-            conn.push_table()
+        read_at = time.monotonic()
+        table = await self.hub.queries.table(self.table_id)
+        self._set_table(table, read_at=read_at)
         return table
+
+    def _set_table(self, table: TableOut, push: bool = True, read_at: float = 0.0) -> None:
+        """Keep the table's frame; send it to every socket; close the sockets that no longer
+        belong (the table closed, or their seat was given back or removed, maybe by another
+        process)."""
+        # Issue 8: with who is absent (app.game.standin); kept for the seats' stand-in state.
+        self.table = self.standins.decorate(table)
+        self.table_frame = TableMsg(table=table).model_dump_json()
+        self.table_status = table.status
+        if push:
+            for conn in self.connections:
+                conn.push_table()
+        if table.status == "closed":
+            self._closed(list(self.connections))
+            return
+        held = {p.seat: p.name for p in table.players if not p.bot}
+        for conn in list(self.connections):
+            if self.since.get(conn, 0.0) > read_at:
+                continue
+            if conn.seat is not None and held.get(conn.seat) != conn.name:
+                conn.send(ErrorOut(code=Code.REMOVED, message="you no longer hold this seat"))
+                conn.close(1000, "you no longer hold this seat")
+
+    def _closed(self, conns: list[Connection]) -> None:
+        for conn in conns:
+            conn.send(
+                ErrorOut(
+                    code=Code.TABLE_CLOSED,
+                    message="this table closed: nobody was connected to it for a while",
+                )
+            )
+            conn.close(1000, "table closed")
 
     def refresh_table(self, delay: float = 0.05) -> None:
         """Send every socket the table again, soon: changes that come in a burst (a seat
@@ -423,6 +474,7 @@ class Room:
 
     async def _send_table(self, delay: float) -> None:
         await asyncio.sleep(delay)
+        read_at = time.monotonic()
         try:
             table = await self.hub.queries.table(self.table_id)
         except ServiceError:
@@ -430,13 +482,13 @@ class Room:
         except Exception as exc:  # the database is away: the next change sends it
             log.warning("table %s not refreshed: %r", self.table_id, exc)
             return
-        self._set_table(table)
-        for conn in self.connections:
-            conn.push_table()
+        self._set_table(table, read_at=read_at)
 
-    def kick_seat(self, seat: int, reason: str) -> None:
+    def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:
         for conn in list(self.connections):
             if conn.seat == seat:
+                if code is not None:
+                    conn.send(ErrorOut(code=code, message=reason))
                 conn.close(1000, reason)
 
     async def close(self, code: int, reason: str) -> None:

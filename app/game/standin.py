@@ -22,7 +22,7 @@ from app.security import new_seed
 if TYPE_CHECKING:
     from app.game.room import Room
     from app.models import TableRow
-    from app.schemas import TableOut
+    from app.schemas import PlayerOut, TableOut
 
 log = logging.getLogger("dragonstones.standin")
 
@@ -43,28 +43,19 @@ def grace_seconds(table: TableRow) -> int:
 class StandIns:
     def __init__(self, room: Room) -> None:
         self.room = room
-        # A seat never seen online in this process counts as away from the room's making.
-        self.since = time.time()
-        self.away: dict[int, float] = {}  # seat -> when its last socket here closed
         self._flip: asyncio.Task[None] | None = None  # refreshes the table when a seat turns absent
         self._flip_at: float | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
-    # -- presence (this process's sockets) ------------------------------------------------------
+    # -- presence (stored: app.presence, through Queries) ------------------------------------
 
-    def away_since(self, seat: int) -> float | None:
-        """When this seat's person went away (Unix seconds); None while one of their sockets is
-        open. The one presence question of this module: with presence in the database, ask that
-        instead (seats.away_since)."""
-        if seat in self.room.connected_seats():
+    @staticmethod
+    def away_since(player: PlayerOut) -> float | None:
+        """When this seat's person went away (Unix seconds), as the stored presence says (every
+        process's sockets count); None while one of their sockets is open, and for bots."""
+        if player.bot or player.connected or player.away_since is None:
             return None
-        return self.away.get(seat, self.since)
-
-    def went_away(self, seat: int) -> None:
-        self.away[seat] = time.time()
-
-    def came_back(self, seat: int) -> None:
-        self.away.pop(seat, None)
+        return player.away_since.timestamp()
 
     def decorate(self, table: TableOut) -> TableOut:
         """Mark the seats whose person has been away longer than the grace period (a bot may
@@ -75,7 +66,7 @@ class StandIns:
             p.absent = False
             if p.bot or p.stand_in or table.status != "playing":
                 continue
-            since = self.away_since(p.seat)
+            since = self.away_since(p)
             if since is None:
                 continue
             if now - since >= table.grace_seconds:
@@ -121,7 +112,7 @@ class StandIns:
                 raise ServiceError(Code.OWN_SEAT, "you cannot hand your own seat to a bot")
             if player.stand_in:
                 raise ServiceError(Code.ALREADY_STAND_IN, f"a bot already plays for {player.name}")
-            since = self.away_since(seat)
+            since = self.away_since(player)
             if since is None:
                 raise ServiceError(Code.SEAT_ONLINE, f"{player.name} is connected")
             left = table.grace_seconds - (time.time() - since)

@@ -5,6 +5,7 @@ import {
 } from "./common.js";
 import { t, getLang, ofName } from "./i18n.js";
 import { cardEl } from "./cards.js";
+import { setupQueue, renderQueue } from "./queue.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -63,6 +64,16 @@ function tableName(table, id) {
   return names.length ? t("lobby.table_of", { name: names[0], of_name: ofName(names[0]) }) : t("table.title", { id });
 }
 
+/** "2 of 3 online · active 3 min ago": seated people online, and the table's last activity. */
+function presenceText(table) {
+  const people = (table.players || []).filter((p) => !p.bot).length;
+  if (!people || !table.last_active) return null;
+  const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(table.last_active)) / 60000));
+  const age = minutes < 1 ? t("lobby.age_now")
+    : minutes < 60 ? t("lobby.age_min", { n: minutes }) : t("lobby.age_h", { n: Math.floor(minutes / 60) });
+  return t("lobby.online_age", { online: table.online ?? 0, people, age });
+}
+
 function renderTables() {
   const list = $("#open-tables");
   list.replaceChildren();
@@ -82,7 +93,8 @@ function renderTables() {
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
           table.turn_seconds ? h("span", { class: "tag timer-tag" }, formatSeconds(table.turn_seconds)) : null,
           table.choose_seconds ? h("span", { class: "tag timer-tag choose-timer-tag", title: t("lobby.choose_timer") }, `⚡ ${formatSeconds(table.choose_seconds)}`) : null,
-          names.length ? h("span", { class: "muted names" }, names.join(", ")) : null),
+          names.length ? h("span", { class: "muted names" }, names.join(", ")) : null,
+          presenceText(table) ? h("span", { class: "muted presence-age" }, presenceText(table)) : null),
         h("div", { class: "row-actions" },
           mine
             ? h("a", { class: "btn primary", href: `/t/${encodeURIComponent(table.id)}` }, t("lobby.rejoin"))
@@ -183,13 +195,13 @@ function renderMyTables() {
       h("div", { class: "row-actions" },
         status === "over" && table.game_id
           ? h("a", { class: "btn primary", href: `/replay/${encodeURIComponent(table.game_id)}` }, t("lobby.replay"))
-          : status !== "gone" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
+          : status !== "gone" && status !== "closed" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
         h("button", {
           type: "button", class: "btn subtle", dataset: { forget: id }, "aria-label": t("lobby.forget_table", { name }),
           onclick: () => forget([id]),
         }, t("lobby.forget")))));
   }
-  const finished = rows.filter((r) => r.table === null || (r.table && r.table.status === "over")).map((r) => r.id);
+  const finished = rows.filter((r) => r.table === null || (r.table && (r.table.status === "over" || r.table.status === "closed"))).map((r) => r.id);
   const clear = $("#clear-finished");
   clear.hidden = finished.length === 0;
   clear.onclick = () => forget(finished);
@@ -228,6 +240,7 @@ function rerender() {
   renderWatch();
   renderMyTables();
   renderHero();
+  renderQueue();
 }
 
 $("#create-form").addEventListener("submit", async (ev) => {
@@ -251,19 +264,8 @@ $("#create-form").addEventListener("submit", async (ev) => {
   }
 });
 
-$("#quick-play").addEventListener("click", async () => {
-  const name = requireName();
-  if (!name) return;
-  try {
-    // Matchmaking on the server (the open public table closest to full, else a new one): two
-    // people can never both take the last seat of a table.
-    const seat = await api("POST", "/api/quickplay", { body: { name } });
-    saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
-    window.location.assign(`/t/${encodeURIComponent(seat.table_id)}`);
-  } catch (err) {
-    showError(err);
-  }
-});
+// Quick play waits in the server's matchmaking queue (queue.js).
+setupQueue(requireName, showError);
 
 $("#refresh").addEventListener("click", refresh);
 nameInput.value = savedName();

@@ -4,6 +4,7 @@
 
 import { newId, saveSeat } from "./common.js";
 import { state, update, absorbState, myPrompt, promptKey, absorbChat } from "./store.js";
+import { t } from "./i18n.js";
 
 let ws = null;
 let attempt = 0;
@@ -115,6 +116,13 @@ function onMessage(msg) {
       }
       if (typeof msg.code === "string" && msg.code.startsWith("chat_")) {
         update({ chatError: msg.code });
+        return;
+      }
+      // Hosts and closed tables (issue 8): this page's seat or table is gone; say why.
+      if (msg.code === "removed" || msg.code === "table_closed") {
+        stopped = true;
+        if (msg.code === "removed") saveSeat(state.tableId, null);
+        update({ page: "notfound", notice: t(msg.code === "removed" ? "table.removed" : "table.closed") });
         return;
       }
       if (!msg.action_id || (state.pending && state.pending.action_id === msg.action_id)) {

@@ -46,6 +46,8 @@ async function boot() {
     if (e instanceof ApiError && e.status === 404) return update({ page: "notfound" });
     update({ offline: true }); // unreachable: keep trying through the socket, with the banner up
   }
+  // A table closed for idleness (issue 8) says so instead of offering a seat.
+  if (table && table.status === "closed") return update({ table, page: "notfound", notice: t("table.closed") });
   const seat = state.watchOnly ? null : savedSeat(state.tableId);
   update({ table, seat });
   if (!seat && !state.watchOnly && table) {

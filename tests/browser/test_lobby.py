@@ -1,4 +1,5 @@
-"""The lobby's other ways to a game: quick play, private tables, bots in the waiting room."""
+"""The lobby's other ways to a game: the list of open tables, private tables, bots in the waiting
+room."""
 
 from __future__ import annotations
 
@@ -13,15 +14,16 @@ from tests.browser.helpers import create_table, expect, join_by_invite
 pytestmark = pytest.mark.browser
 
 
-def test_quick_play_joins_the_open_table_and_a_bot_takes_the_last_seat(
+def test_joining_an_open_table_from_the_list_and_a_bot_takes_the_last_seat(
     server: Server, new_page: NewPage
 ) -> None:
+    # (Quick play waits in the matchmaking queue now: tests/browser/test_queue.py.)
     alice, bob = new_page("alice"), new_page("bob")
     create_table(alice, server, "Alice")
 
     bob.goto(server.url + "/")
     bob.get_by_label("Your name").fill("Bob")
-    bob.get_by_role("button", name="Quick play").click()
+    bob.locator("#open-tables").get_by_role("button", name="Join").click()
     expect(bob.locator("#waiting-view")).to_be_visible()
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(2)

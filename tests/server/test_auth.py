@@ -72,7 +72,8 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     bob = await join(http, table_id, "Bob")
     r = await http.post(f"/api/tables/{table_id}/join", json={"name": "bob"})
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken")
-    r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1}, headers=bearer(bob))
+    # Only the host (Ann, the first to sit) adds bots and starts (issue 8).
+    r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1}, headers=bearer(ann))
     assert r.status_code == 200
     # A bot can be sent away before the start (not a person, not without a token), and added again.
     bot_seat = next(p["seat"] for p in r.json()["players"] if p["bot"])
@@ -83,13 +84,13 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     r = await http.delete(f"/api/tables/{table_id}/bots/{bot_seat}", headers=bearer(ann))
     assert r.status_code == 200 and r.json()["taken"] == 2
     r = await http.post(
-        f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "random"}, headers=bearer(bob)
+        f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "random"}, headers=bearer(ann)
     )
     assert r.status_code == 200 and r.json()["taken"] == 3
     r = await http.post(f"/api/tables/{table_id}/join", json={"name": "Late"})
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "table_full")
     assert (
-        await http.post(f"/api/tables/{table_id}/start", headers=bearer(bob))
+        await http.post(f"/api/tables/{table_id}/start", headers=bearer(ann))
     ).status_code == 200
     r = await http.post(f"/api/tables/{table_id}/start", headers=bearer(ann))
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "already_started")

@@ -178,9 +178,17 @@ async def test_a_seeded_socket_fuzz_gets_answers_never_a_crash(
                 assert closed.value.rcvd.code in (1008, 4404, 4429), closed.value.rcvd
             else:
                 assert first["type"] == "hello", first
-    # The game goes on: Ann can still bid (or the fuzz already did it for her).
-    if seat.my_prompt() is not None:
-        await seat.send_action(bid(0), "after-fuzz")
+    # The game goes on: Ann can still answer her prompt (or the fuzz already did it for her).
+    # The seed is the server's, so her prompt may be a bid, a tie-break or a power's choice.
+    prompt = seat.my_prompt()
+    if prompt is not None:
+        if prompt["kind"] == "bid":
+            action: dict[str, object] = bid(0)
+        elif prompt["kind"] == "tiebreak":
+            action = {"type": "tiebreak", "silver": 0, "amulet": False}
+        else:
+            action = {"type": "choose", "option": prompt["options"][0]["id"]}
+        await seat.send_action(action, "after-fuzz")
         answer = await seat.wait_for(lambda m: m["type"] in ("ack", "error"))
         assert answer["type"] == "ack" or answer["code"] == "already_submitted", answer
     await seat.close()

@@ -30,6 +30,19 @@ async def _quickplay(http: httpx.AsyncClient, name: str, seats: int | None = Non
     return r.json()
 
 
+async def _online(
+    http: httpx.AsyncClient, server: ServerProcess, table_id: str, name: str,
+    sockets: list[SeatClient],
+) -> None:
+    """Join and keep the table page open: quick play seats people only beside someone online
+    (issue 8)."""
+    seat = await join(http, table_id, name)
+    client = SeatClient(server.ws, table_id, seat.token, seat.seat)
+    await client.connect()
+    await client.wait_for(lambda m: m["type"] == "table")
+    sockets.append(client)
+
+
 async def _seated_per_table(db: Database) -> dict[str, tuple[int, int]]:
     rows = await db_rows(
         db,
@@ -47,7 +60,8 @@ async def test_quickplay_races_for_last_seats_never_overfill_a_table(
         # One seat left: two people ask for it at once. Both get a seat, one of them at a new
         # table.
         table_id = await create_table(http, 3)
-        await join(http, table_id, "Ann")
+        sockets: list[SeatClient] = []
+        await _online(http, server, table_id, "Ann", sockets)
         await join(http, table_id, "Bob")
         cy, di = await asyncio.gather(_quickplay(http, "Cy", 3), _quickplay(http, "Di", 3))
         assert sorted([cy["table_id"] == table_id, di["table_id"] == table_id]) == [False, True]
@@ -80,7 +94,8 @@ async def test_quickplay_races_for_last_seats_never_overfill_a_table(
         # holds more players than seats, no seat is given twice.
         for i in range(3):
             t = await create_table(http, 4)
-            for n in range(3):
+            await _online(http, server, t, f"P{i}0", sockets)
+            for n in range(1, 3):
                 await join(http, t, f"P{i}{n}")
         answers = await asyncio.gather(*(_quickplay(http, f"Q{n}") for n in range(10)))
         given = [(a["table_id"], a["seat"]) for a in answers]
@@ -91,6 +106,8 @@ async def test_quickplay_races_for_last_seats_never_overfill_a_table(
             info = (await http.get(f"/api/tables/{table}")).json()
             assert seat in {p["seat"] for p in info["players"]}
             assert info["taken"] <= info["seats"]
+        for client in sockets:
+            await client.close()
 
 
 async def test_quickplay_prefers_the_fullest_table_of_the_size_asked(
@@ -98,27 +115,34 @@ async def test_quickplay_prefers_the_fullest_table_of_the_size_asked(
 ) -> None:
     async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
         # Tables of earlier tests of this module are full or started: a lobby of our own.
+        sockets: list[SeatClient] = []
         four = await create_table(http, 4)
-        await join(http, four, "Ann")
+        await _online(http, shared_server, four, "Ann", sockets)
         three = await create_table(http, 3)
         await join(http, three, "Bea")
-        await join(http, three, "Cal")
+        await _online(http, shared_server, three, "Cal", sockets)
         private = await create_table(http, 3, public=False)
-        await join(http, private, "Dan")
+        await _online(http, shared_server, private, "Dan", sockets)
         await join(http, private, "Eve")
-        six = await create_table(http, 6)  # empty: the farthest from full
+        six = await create_table(http, 6)  # empty: nobody online there
+        five = await create_table(http, 5)
+        await join(http, five, "Ivo")  # seated, but his page is closed: nobody online
 
         # No size asked: the public table closest to full (never the private one).
         first = await _quickplay(http, "Fay")
         assert (first["table_id"], first["seat"]) == (three, 2)
-        # A size asked wins over fullness.
+        # Never at a table where nobody is online (issue 8): not the empty 6-seat table, not
+        # the 5-seat table whose one player is away; the open table with someone online instead.
         second = await _quickplay(http, "Gus", seats=6)
-        assert (second["table_id"], second["seat"]) == (six, 0)
+        assert (second["table_id"], second["seat"]) == (four, 1)
+        fifth = await _quickplay(http, "Jo", seats=5)
+        assert (fifth["table_id"], fifth["seat"]) == (four, 2)
+        # A size asked wins over fullness.
         third = await _quickplay(http, "Hal", seats=4)
-        assert (third["table_id"], third["seat"]) == (four, 1)
+        assert (third["table_id"], third["seat"]) == (four, 3)
         # A name already used at the table: the next table that fits.
         fourth = await _quickplay(http, "ann", seats=4)
-        assert fourth["table_id"] not in (four, three, private)
+        assert fourth["table_id"] not in (four, three, private, five, six)
 
         # Bad input changes nothing.
         before = (await http.get("/api/tables")).json()
@@ -133,6 +157,8 @@ async def test_quickplay_prefers_the_fullest_table_of_the_size_asked(
             assert r.status_code == 422, body
             assert r.json()["detail"]["code"] == "invalid_request"
         assert (await http.get("/api/tables")).json() == before
+        for client in sockets:
+            await client.close()
 
 
 async def test_playing_tables_are_listed_with_names_and_scores(

@@ -17,7 +17,9 @@ from app.db import make_engine
 from app.models import Base
 from tests.server.harness import REPO, Database, db_rows
 
-TABLES = {"tables", "seats", "games", "actions", "table_messages"}
+TABLES = {"tables", "seats", "games", "actions"}
+TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
+TABLES |= {"table_messages"}  # table chat (issue 8)
 
 
 def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:

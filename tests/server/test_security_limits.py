@@ -208,12 +208,18 @@ async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
         await asyncio.sleep(2.5)
         listed = {t["id"] for t in (await http.get("/api/tables")).json()}
         assert waiting in listed and abandoned not in listed, listed
-        # A change makes it young again; the table itself stays reachable by its link.
-        bob = await join(http, abandoned, "Bob")
+        # Idle with nobody connected, it closes (issue 8): a join is refused, the table itself
+        # stays reachable by its link and says so.
+        r = await http.post(f"/api/tables/{abandoned}/join", json={"name": "Bob"})
+        assert (r.status_code, r.json()["detail"]["code"]) == (410, "table_closed")
         listed = {t["id"] for t in (await http.get("/api/tables")).json()}
-        assert abandoned in listed
-        assert (await http.get(f"/api/tables/{abandoned}")).status_code == 200
-        await add_bots(http, bob, 1)  # fills the table: no longer open
+        assert abandoned not in listed
+        r = await http.get(f"/api/tables/{abandoned}")
+        assert r.status_code == 200 and r.json()["status"] == "closed"
+        # A table with someone online stays, however long.
+        r = await http.post(f"/api/tables/{waiting}/join", json={"name": "Bob"})
+        assert r.status_code == 200
+        await add_bots(http, ann, 1)  # fills the table: no longer open
         await ws.close()
 
 
@@ -227,7 +233,7 @@ async def test_options_lists_every_method_and_the_schema_states_the_name_rule(
     assert r.status_code == 405
     assert {m.strip() for m in r.headers["Allow"].split(",")} == {"GET", "POST"}
     r = await http.put("/api/tables/abc")
-    assert r.status_code == 405 and r.headers["Allow"] == "GET"
+    assert r.status_code == 405 and r.headers["Allow"] == "GET, PATCH"  # PATCH: the host (issue 8)
     schema = (await http.get("/openapi.json")).json()
     name = schema["components"]["schemas"]["JoinTable"]["properties"]["name"]
     assert name["pattern"].startswith("^") and "u0000" in name["pattern"]

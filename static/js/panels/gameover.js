@@ -1,10 +1,78 @@
 // The game-over card: the winner, everyone's score and stones, the seed, the replay. Closed, it
 // comes back with the "Results" button of the top bar.
 
-import { h, $, fill } from "../common.js";
+import { h, $, fill, api, ApiError, savedSeat, saveSeat } from "../common.js";
 import { t } from "../i18n.js";
 import { stonesEl } from "../cards.js";
 import { state, subscribe, update, mySeat, nameOf, isOver } from "../store.js";
+
+// -- play again with the same players (issue 8, lobby) --
+
+const rematch = { busy: false, error: null, hostName: null, fetched: null, bots: true };
+
+/** Take (or find again) this person's seat at the new table, keep its token, go there. */
+async function playAgain() {
+  if (rematch.busy || !state.seat) return;
+  rematch.busy = true;
+  rematch.error = null;
+  render();
+  const table = state.table || {};
+  const iHost = table.host === mySeat();
+  try {
+    const body = iHost && !table.rematch_id ? { bots: rematch.bots } : {};
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(state.tableId)}/rematch`, { body, token: state.seat.token });
+    saveSeat(answer.table_id, { seat: answer.seat, token: answer.token, name: state.seat.name });
+    window.location.assign(`/t/${encodeURIComponent(answer.table_id)}`);
+  } catch (e) {
+    rematch.error = e instanceof ApiError ? e.message : String(e);
+    rematch.busy = false;
+    render();
+  }
+}
+
+/** The name of whoever opened the new table (its host), read once. */
+async function fetchRematchHost(id) {
+  if (rematch.fetched === id) return;
+  rematch.fetched = id;
+  try {
+    const table = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    const host = (table.players || []).find((p) => p.seat === table.host);
+    rematch.hostName = host ? host.name : null;
+    // Nobody seated there yet (a moment after it opened): ask again shortly.
+    if (!host) window.setTimeout(() => { rematch.fetched = null; render(); }, 1000);
+    render();
+  } catch {
+    /* the link works without the name */
+  }
+}
+
+function rematchEl() {
+  const table = state.table;
+  if (!table) return null;
+  const seated = mySeat() !== null && state.seat;
+  const id = table.rematch_id;
+  const newPath = id ? table.rematch_path || `/t/${encodeURIComponent(id)}` : null;
+  if (id) fetchRematchHost(id);
+  const hasBots = (table.players || []).some((p) => p.bot);
+  let main = null;
+  if (!id && seated) {
+    main = h("div", { class: "again" },
+      h("button", { type: "button", class: "btn primary", id: "rematch-button", disabled: rematch.busy, onclick: playAgain }, t("end.again")),
+      table.host === mySeat() && hasBots
+        ? h("label", { class: "check" },
+          h("input", { type: "checkbox", id: "rematch-bots", checked: rematch.bots, onchange: (ev) => { rematch.bots = ev.currentTarget.checked; } }),
+          h("span", {}, t("end.again_bots")))
+        : null);
+  } else if (id && seated && savedSeat(id)) {
+    main = h("a", { class: "btn primary", id: "rematch-go", href: newPath }, t("end.again_go"));
+  } else if (id && seated) {
+    const text = rematch.hostName ? t("end.again_link", { name: rematch.hostName }) : t("end.again_open");
+    main = h("button", { type: "button", class: "btn primary", id: "rematch-join", disabled: rematch.busy, onclick: playAgain }, text);
+  } else if (id) {
+    main = h("a", { class: "btn", id: "rematch-watch", href: newPath }, t("end.again_watch"));
+  }
+  return [main, rematch.error ? h("p", { class: "form-error", role: "alert" }, rematch.error) : null];
+}
 
 function render() {
   const box = $("#end-view");
@@ -33,6 +101,7 @@ function render() {
     v.seed !== null && v.seed !== undefined
       ? h("p", { class: "hint seed" }, t("end.seed", { seed: v.seed, commitment: String(v.seed_commitment || "").slice(0, 16) }))
       : null,
+    h("div", { class: "end-rematch", id: "end-rematch" }, rematchEl()),
     h("div", { class: "end-actions" },
       gameId ? h("a", { class: "btn primary", id: "replay-page-link", href: `/replay/${encodeURIComponent(gameId)}` }, t("end.replay_page")) : null,
       h("a", { class: "btn", href: "/" }, t("end.lobby")),

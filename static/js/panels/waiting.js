@@ -3,7 +3,7 @@
 // links, bots, start, leave).
 
 import { h, $, fill, api, ApiError, savedName, saveName, saveSeat, copyText, absoluteUrl, formatSeconds } from "../common.js";
-import { t } from "../i18n.js";
+import { t, getLang } from "../i18n.js";
 import { state, subscribe, update, mySeat, playerInfo } from "../store.js";
 import { connect, stop } from "../socket.js";
 
@@ -32,21 +32,75 @@ function renderStarted() {
   const replay = $("#started-replay");
   replay.hidden = !(over && table.game_id);
   if (over && table.game_id) replay.href = `/replay/${encodeURIComponent(table.game_id)}`;
+  // Its players opened a new table to play again: point there (issue 8).
+  let again = $("#started-rematch");
+  if (table && table.rematch_id) {
+    if (!again) {
+      again = h("a", { class: "btn", id: "started-rematch" });
+      replay.after(again);
+    }
+    again.href = table.rematch_path || `/t/${encodeURIComponent(table.rematch_id)}`;
+    again.textContent = t("end.again_go");
+  } else if (again) {
+    again.remove();
+  }
+}
+
+/** The host's × beside a seat: a bot leaves, a person is removed (their token stops working). */
+function removeButton(p) {
+  const path = p.bot ? `${tablePath()}/bots/${p.seat}` : `${tablePath()}/seats/${p.seat}`;
+  return h("button", {
+    type: "button", class: "btn subtle remove-seat", dataset: { remove: p.seat },
+    "aria-label": t("table.remove_seat", { name: p.name }), title: t("table.remove_seat", { name: p.name }),
+    onclick: (ev) => waitingAction(ev.currentTarget, () => api("DELETE", path, { token: state.seat.token })),
+  }, "×");
+}
+
+function presenceTitle(p) {
+  if (p.connected || p.bot) return t("table.connected");
+  if (!p.away_since) return t("table.disconnected");
+  const time = new Intl.DateTimeFormat(getLang(), { timeStyle: "short" }).format(new Date(p.away_since));
+  return `${t("table.disconnected")} (${t("table.away_since", { time })})`;
+}
+
+/** Who hosts; the host's buttons and settings, the others' "waiting for <host>". */
+function renderHost(table, me) {
+  const host = table.host === null || table.host === undefined ? null : playerInfo(table.host);
+  const iHost = me !== null && table.host === me;
+  const hint = $("#host-hint");
+  hint.hidden = !host;
+  if (host) {
+    hint.textContent = iHost ? t("table.you_host")
+      : me !== null ? t("table.waiting_host", { name: host.name }) : t("table.hosted_by", { name: host.name });
+  }
+  $("#add-bot").hidden = !iHost;
+  $("#start-game").hidden = !iHost;
+  const settings = $("#table-settings");
+  settings.hidden = !iHost;
+  if (iHost && !settings.open) {
+    $("#settings-public").checked = Boolean(table.public);
+    $("#settings-timer").value = table.turn_seconds ? String(table.turn_seconds) : "";
+  }
+  return iHost;
 }
 
 function renderWaiting() {
   const table = state.table;
   if (!table) return;
   const me = mySeat();
+  const iHost = me !== null && table.host === me;
   fill($("#waiting-seats"), Array.from({ length: table.seats }, (_, seat) => {
     const p = playerInfo(seat);
     if (!p) return h("li", { class: "empty" }, t("table.empty_seat"));
     return h("li", { dataset: { seat } },
-      h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: p.connected ? t("table.connected") : t("table.disconnected") }),
+      h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: presenceTitle(p) }),
       h("strong", { class: "name", title: p.name }, p.name),
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
-      seat === me ? h("span", { class: "tag" }, t("table.you")) : null);
+      seat === table.host ? h("span", { class: "tag host-tag" }, t("table.host")) : null,
+      seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
+      iHost && seat !== me ? removeButton(p) : null);
   }));
+  renderHost(table, me);
   // PUBLIC_URL, when the server has one, is the address friends can reach (a proxy, a tunnel).
   $("#invite-link").value = table.invite_url || absoluteUrl(table.invite_path || `/t/${state.tableId}`);
   $("#watch-link").value = table.watch_url || absoluteUrl(table.watch_path || `/t/${state.tableId}?watch=1`);
@@ -55,7 +109,7 @@ function renderWaiting() {
   $("#waiting-actions").hidden = !seated;
   $("#add-bot").disabled = full;
   $("#start-game").disabled = !full;
-  $("#start-hint").hidden = !seated || full;
+  $("#start-hint").hidden = !iHost || full;
   const timerHint = $("#timer-hint");
   timerHint.hidden = !table.turn_seconds && !table.choose_seconds;
   timerHint.textContent = [
@@ -104,6 +158,23 @@ async function waitingAction(button, fn) {
   }
 }
 
+async function saveSettings(ev) {
+  ev.preventDefault();
+  const timer = $("#settings-timer").value;
+  const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
+  await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
+  $("#table-settings").open = false;
+  renderWaiting();
+}
+
+/** Removed by the host, or the table closed: say so on the page instead of the table. */
+function renderNotice() {
+  const notice = state.notice;
+  $("#notice-text").hidden = !notice;
+  $("#notice-text").textContent = notice || "";
+  $("#notfound-text").hidden = Boolean(notice);
+}
+
 function wireCopy(buttonSel, inputSel) {
   $(buttonSel).addEventListener("click", async (ev) => {
     const button = ev.currentTarget;
@@ -130,6 +201,7 @@ export function mount() {
     window.location.assign("/");
     return null;
   }));
+  $("#settings-form").addEventListener("submit", saveSettings);
   wireCopy("#copy-invite", "#invite-link");
   wireCopy("#copy-watch", "#watch-link");
   if (typeof navigator.share === "function") {
@@ -142,6 +214,7 @@ export function mount() {
     });
   }
   subscribe((changed) => {
+    if (changed.has("notice") || changed.size === 0) renderNotice();
     if (state.page === "join") renderJoin();
     else if (state.page === "started") renderStarted();
     else if (state.page === "waiting" && (changed.has("table") || changed.has("hello") || changed.has("page") || changed.size === 0)) renderWaiting();

@@ -76,6 +76,12 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
     alice.get_by_label("Time for powers").select_option("30")
     alice.get_by_role("button", name="Create the table").click()
     expect(alice.locator("#timer-hint")).to_contain_text("Time for a power decision: 30 s")
+    # The host changes it in the table's settings.
+    alice.locator("#table-settings summary").click()
+    expect(alice.locator("#settings-choose-timer")).to_have_value("30")
+    alice.locator("#settings-choose-timer").select_option("60")
+    alice.click("#settings-save")
+    expect(alice.locator("#timer-hint")).to_contain_text("Time for a power decision: 1 min")
 
     # The table of the test: 4 s for a power decision (short, for the test), set over the API.
     table_id = _api_table(server, choose_seconds=4)

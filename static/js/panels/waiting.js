@@ -63,6 +63,16 @@ function presenceTitle(p) {
   return `${t("table.disconnected")} (${t("table.away_since", { time })})`;
 }
 
+/** Issue 8: show a limit in its select, adding it when the table has one the list lacks (set
+ *  through the API), so that saving the other settings keeps it. */
+function setSeconds(select, seconds) {
+  const value = seconds ? String(seconds) : "";
+  if (value && ![...select.options].some((o) => o.value === value)) {
+    select.append(h("option", { value }, formatSeconds(seconds)));
+  }
+  select.value = value;
+}
+
 /** Who hosts; the host's buttons and settings, the others' "waiting for <host>". */
 function renderHost(table, me) {
   const host = table.host === null || table.host === undefined ? null : playerInfo(table.host);
@@ -80,6 +90,7 @@ function renderHost(table, me) {
   if (iHost && !settings.open) {
     $("#settings-public").checked = Boolean(table.public);
     $("#settings-timer").value = table.turn_seconds ? String(table.turn_seconds) : "";
+    setSeconds($("#settings-choose-timer"), table.choose_seconds); // issue 8
   }
   return iHost;
 }
@@ -162,6 +173,8 @@ async function saveSettings(ev) {
   ev.preventDefault();
   const timer = $("#settings-timer").value;
   const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
+  const chooseTimer = $("#settings-choose-timer").value; // issue 8: time for power decisions
+  body.choose_seconds = chooseTimer ? Number(chooseTimer) : null;
   await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
   $("#table-settings").open = false;
   renderWaiting();

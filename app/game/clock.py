@@ -32,6 +32,9 @@ log = logging.getLogger("dragonstones.clock")
 
 SEALED = ("bid", "tiebreak")
 TIMEOUT_ID_PREFIX = "~timeout-"
+# A time-out the database or another process got in the way of is tried again after this long.
+RETRY_CODES = ("unavailable", "conflict")
+RETRY_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,23 +172,30 @@ class Clock:
         await asyncio.sleep(max(0.0, deadline.at - time.time()))
         game = self.room.game
         assert game is not None
-        for prompt in engine.prompts(game.state, seat=None):
-            if game.deadline != deadline or game.over or self.room.hub.closed:
+        while True:
+            retry = False
+            for prompt in engine.prompts(game.state, seat=None):
+                if game.deadline != deadline or game.over or self.room.hub.closed:
+                    return
+                seat = prompt["seat"]
+                try:
+                    await self.room.submit(
+                        seat=seat,
+                        action=None,
+                        action_id=f"{TIMEOUT_ID_PREFIX}{seat}-{deadline.key}"[:64],
+                        by_server=True,
+                        timed_out=True,
+                    )
+                except ServiceError as exc:
+                    # The seat answered at the last moment (nothing to do), or the database or
+                    # another process was in the way (try again shortly).
+                    log.info("time limit in game %s, seat %s: %s", game.id, seat, exc.code)
+                    retry = retry or exc.code in RETRY_CODES
+                    continue
+                await self.room.standins.after_time_out(seat)
+            if not retry:
                 return
-            seat = prompt["seat"]
-            try:
-                await self.room.submit(
-                    seat=seat,
-                    action=None,
-                    action_id=f"{TIMEOUT_ID_PREFIX}{seat}-{deadline.key}"[:64],
-                    by_server=True,
-                    timed_out=True,
-                )
-            except ServiceError as exc:
-                # The seat answered at the last moment: nothing to do.
-                log.info("time limit in game %s, seat %s: %s", game.id, seat, exc.code)
-                continue
-            await self.room.standins.after_time_out(seat)
+            await asyncio.sleep(RETRY_SECONDS)
 
 
 def consecutive_time_outs(game: LiveGame, seat: int) -> int:

@@ -372,10 +372,13 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
     if seat is _EVERY_SEAT:
         if st.phase == "bid" and st.winner is None:  # the common case, built in one go
             sealed, card = st.sealed, st.card
-            return [{"seat": p.seat, "kind": "bid", "character": card,
-                     "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                             "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}}
-                    for p in st.players if p.seat not in sealed]
+            out = []
+            for p in st.players:  # a loop, not a comprehension: no function call (Python 3.11)
+                if p.seat not in sealed:
+                    out.append({"seat": p.seat, "kind": "bid", "character": card,
+                                "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
+                                        "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}})
+            return out
         return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
     return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
             for s, kind in _open_seats(st)]
@@ -490,17 +493,6 @@ SEAT_KEY = tuple(str(seat) for seat in range(6))  # seats as JSON object keys
 PHASE_ACTION = {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose", "over": None}
 
 
-def _shared(state: GameState) -> GameState:
-    """A new state sharing every part of `state`: for an action that only replaces one of its
-    containers (a sealed bid before the reveal). The caller replaces, never changes, what it
-    touches."""
-    return GameState(
-        state.players, state.bank, state.seed, state.seed_commitment, state.rng, state.turn,
-        state.phase, state.card, state.specials, state.pile, state.special_deck,
-        state.used_specials, state.doppelganger, state.records, state.sealed, state.tied,
-        state.sealed_tiebreak, state.tasks, state.question, state.bag, state.winner, None)
-
-
 def _bid(action: Action) -> Bid:
     """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
     return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),
@@ -512,6 +504,55 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
 
     Raises IllegalAction (with a stable `code`) when the action is not legal now.
     """
+    # Most actions are bids: a well-formed, affordable bid by a seat yet to bid is recognised here
+    # in one go. Anything else, every illegal action included, takes the full checks of `_apply`,
+    # in their documented order. (Five keys, the four bid fields among them and "type" equal to
+    # "bid": exactly the keys of a bid.)
+    if type(action) is dict and state.phase == "bid" and len(action) == 5:
+        try:
+            kind, fairy_gold = action["type"], action["fairy_gold"]
+            common_gold, amulet = action["common_gold"], action["amulet"]
+            black_magic = action["black_magic"]
+        except KeyError:
+            return _apply(state, seat, action)
+        if (kind == "bid" and type(fairy_gold) is int and type(common_gold) is int
+                and (amulet is True or amulet is False)
+                and (black_magic is True or black_magic is False) and type(seat) is int
+                and state.winner is None):
+            players = state.players
+            if 0 <= seat < len(players) and seat not in state.sealed:
+                player = players[seat]
+                if (0 <= fairy_gold <= player.fairy_gold
+                        and 0 <= common_gold <= player.common_gold
+                        and (player.amulets or not amulet)
+                        and (player.black_magic or not black_magic)):
+                    return _seal_bid(state, seat, _new_bid(Bid, (fairy_gold, common_gold,
+                                                                 amulet, black_magic)))
+    return _apply(state, seat, action)
+
+
+# Bid(...) without the Python-level __new__ of a named tuple: tuple.__new__(Bid, fields).
+_new_bid = tuple.__new__
+
+
+def _seal_bid(state: GameState, seat: int, bid: Bid) -> tuple[GameState, list[Event]]:
+    """Seal a checked bid; the last one reveals them all."""
+    sealed = state.sealed
+    event: Event = {"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}
+    if len(sealed) + 1 < len(state.players):
+        st = state.share()  # not the last bid: only the sealed bids change
+        st.sealed = {**sealed, seat: bid}
+        return st, [event]
+    ev = Events()
+    ev.items.append(event)
+    st = state.derive()
+    st.sealed = {**sealed, seat: bid}
+    reveal_bids(st, ev)
+    return st, ev.items
+
+
+def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+    """`apply` with every check, in order: what an illegal action is told."""
     kind = action.get("type") if isinstance(action, dict) else None
     keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None:
@@ -538,22 +579,13 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
             bid = Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
         else:
             bid = _bid(action)
-        sealed = state.sealed
-        if seat in sealed:
+        if seat in state.sealed:
             raise IllegalAction("already_submitted", "you have already bid in this auction")
         if (bid.fairy_gold > player.fairy_gold or bid.common_gold > player.common_gold
                 or (bid.amulet and player.amulets == 0)
                 or (bid.black_magic and player.black_magic == 0)):
             raise IllegalAction("unaffordable", "you do not hold the coins of that bid")
-        if len(sealed) + 1 < len(state.players):
-            st = _shared(state)  # not the last bid: only the sealed bids change
-            st.sealed = {**sealed, seat: bid}
-            return st, [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}]
-        ev = Events()
-        ev.items.append({"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat})
-        st = state.derive()
-        st.sealed = {**sealed, seat: bid}
-        reveal_bids(st, ev)
+        return _seal_bid(state, seat, bid)
     elif kind == "tiebreak":
         tiebid = TieBid(_int(action, "silver"), _bool(action, "amulet"))
         if seat not in state.tied:
@@ -565,7 +597,7 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
         ev = Events()
         ev.add("tiebreak_submitted", "{seat} has bid in the tie-break.", seat=seat)
         if len(state.sealed_tiebreak) + 1 < len(state.tied):
-            st = _shared(state)
+            st = state.share()
             st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
             return st, ev.items
         st = state.derive()

@@ -33,6 +33,13 @@ JSONScalar = str | int | bool | None
 OptionData = dict[str, JSONScalar | list[int] | dict[str, int]]
 
 
+# A copy is made field by field into `new_object(cls)`: calling the class instead would pass its
+# arguments to `__init__` packed in a tuple first, which costs about twice as much, and copying
+# states and players is most of what `apply` does. tests/engine/test_immutable.py checks that
+# every copy function copies every field.
+new_object = object.__new__
+
+
 @dataclass(slots=True)
 class Player:
     """One seat: public score and stones, private coins behind the screen."""
@@ -49,8 +56,7 @@ class Player:
     owner: object = field(default=None, compare=False, repr=False)  # see GameState.player
 
     def clone(self, owner: object = None) -> Player:
-        return Player(self.seat, self.score, self.stones[:], self.fairy_gold, self.common_gold,
-                      self.silver, self.amulets, self.black_magic, self.fairy_gold_spent, owner)
+        return _copy_player(self, owner)
 
 
 @dataclass(slots=True)
@@ -62,7 +68,7 @@ class Bank:
     stones: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def clone(self) -> Bank:
-        return Bank(self.fairy_gold, self.common_gold, self.silver, self.amulets, self.stones[:])
+        return _copy_bank(self)
 
 
 class Bid(NamedTuple):
@@ -108,8 +114,7 @@ class Record:
 
     def clone(self, owner: object = None) -> Record:
         # bids, tied and tiebreak are never changed once set: shared.
-        return Record(self.card, self.via, self.bids, self.tied, self.tiebreak, self.winner,
-                      self.cursed, self.necromancer_used, owner)
+        return _copy_record(self, owner)
 
 
 @dataclass(slots=True)
@@ -130,8 +135,7 @@ class Task:
     doppel_offer: bool = False
 
     def clone(self) -> Task:
-        return Task(self.card, self.seat, self.auction, self.step, self.target,
-                    None if self.drawn is None else self.drawn[:], self.doppel_offer)
+        return _copy_task(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,14 +204,21 @@ class GameState:
         The other containers (specials, pile, special_deck, used_specials, sealed, tied,
         sealed_tiebreak) are shared too: the rules replace them with new ones, never change them
         in place."""
-        return GameState(
-            self.players[:], self.bank.clone(), self.seed, self.seed_commitment,
-            self.rng, self.turn, self.phase, self.card, self.specials, self.pile,
-            self.special_deck, self.used_specials, self.doppelganger,
-            self.records[:], self.sealed, self.tied, self.sealed_tiebreak,
-            [t.clone() for t in self.tasks], self.question,
-            None if self.bag is None else self.bag[:], self.winner, object(),
-        )
+        st = _copy_state(self)
+        st.players = self.players[:]
+        st.bank = _copy_bank(self.bank)
+        st.records = self.records[:]
+        st.tasks = [_copy_task(t) for t in self.tasks] if self.tasks else []
+        if self.bag is not None:
+            st.bag = self.bag[:]
+        st.owner = object()
+        return st
+
+    def share(self) -> GameState:
+        """A new state sharing every part of this one: for an action that only replaces one of
+        its containers (a sealed bid before the reveal). The caller replaces, never changes,
+        what it touches."""
+        return _copy_state(self)
 
     def player(self, seat: int) -> Player:
         """Seat `seat`'s player, to be changed: copied on the first change in this `apply`."""
@@ -244,6 +255,85 @@ class GameState:
                 return colour
             k -= count
         raise AssertionError("empty bag")
+
+
+def _copy_player(p: Player, owner: object) -> Player:
+    new: Player = new_object(Player)
+    new.seat = p.seat
+    new.score = p.score
+    new.stones = p.stones[:]
+    new.fairy_gold = p.fairy_gold
+    new.common_gold = p.common_gold
+    new.silver = p.silver
+    new.amulets = p.amulets
+    new.black_magic = p.black_magic
+    new.fairy_gold_spent = p.fairy_gold_spent
+    new.owner = owner
+    return new
+
+
+def _copy_bank(b: Bank) -> Bank:
+    new: Bank = new_object(Bank)
+    new.fairy_gold = b.fairy_gold
+    new.common_gold = b.common_gold
+    new.silver = b.silver
+    new.amulets = b.amulets
+    new.stones = b.stones[:]
+    return new
+
+
+def _copy_record(r: Record, owner: object) -> Record:
+    new: Record = new_object(Record)
+    new.card = r.card
+    new.via = r.via
+    new.bids = r.bids
+    new.tied = r.tied
+    new.tiebreak = r.tiebreak
+    new.winner = r.winner
+    new.cursed = r.cursed
+    new.necromancer_used = r.necromancer_used
+    new.owner = owner
+    return new
+
+
+def _copy_task(t: Task) -> Task:
+    new: Task = new_object(Task)
+    new.card = t.card
+    new.seat = t.seat
+    new.auction = t.auction
+    new.step = t.step
+    new.target = t.target
+    new.drawn = None if t.drawn is None else t.drawn[:]
+    new.doppel_offer = t.doppel_offer
+    return new
+
+
+def _copy_state(st: GameState) -> GameState:
+    """Every field shared; the caller replaces what differs."""
+    new: GameState = new_object(GameState)
+    new.players = st.players
+    new.bank = st.bank
+    new.seed = st.seed
+    new.seed_commitment = st.seed_commitment
+    new.rng = st.rng
+    new.turn = st.turn
+    new.phase = st.phase
+    new.card = st.card
+    new.specials = st.specials
+    new.pile = st.pile
+    new.special_deck = st.special_deck
+    new.used_specials = st.used_specials
+    new.doppelganger = st.doppelganger
+    new.records = st.records
+    new.sealed = st.sealed
+    new.tied = st.tied
+    new.sealed_tiebreak = st.sealed_tiebreak
+    new.tasks = st.tasks
+    new.question = st.question
+    new.bag = st.bag
+    new.winner = st.winner
+    new.owner = None
+    return new
 
 
 class Events:

@@ -80,15 +80,22 @@ def start_turn(st: GameState, ev: Events) -> None:
     st.pile = list(STANDARD_PILE) + st.specials
     st.shuffle(st.pile)
     st.records = []
-    ev.add("turn_started", "Turn %d: this turn's special characters are the %s and the %s." % (
+    ev.items.append({"type": "turn_started", "template": TURN_STARTED % (
         st.turn, CARDS[st.specials[0]].name_en, CARDS[st.specials[1]].name_en),
-        turn=st.turn, specials=st.specials[:])
+        "turn": st.turn, "specials": st.specials[:]})
     start_auction(st, "witch", ev)
 
 
-# The templates of the two events of every auction, made once.
+# The templates of the events of every auction and turn, made once. (The hot paths build their
+# events as dict literals rather than with `Events.add`: the same dicts, made faster.)
 AUCTION_STARTED = {c: "The %s is up for auction." % CARDS[c].name_en for c in CARDS}
 AUCTION_WON = {c: "{winner} wins the %s." % CARDS[c].name_en for c in CARDS}
+CURSED = {c: "Black Magic! The %s is cursed: nobody uses its power." % CARDS[c].name_en
+          for c in CARDS}
+NO_BID = {c: "Nobody bid for the %s." % CARDS[c].name_en for c in CARDS}
+TURN_STARTED = "Turn %d: this turn's special characters are the %s and the %s."
+TURN_ENDED = ("Turn %d ends: spent Fairy Gold returns behind the screens, unused Black Magic goes "
+              "back to the bank.")
 
 
 def start_auction(st: GameState, card: str, ev: Events) -> None:
@@ -120,8 +127,7 @@ def end_auction(st: GameState, ev: Events) -> None:
                                        or "doppelganger" in st.used_specials):
             continue  # held by its winner, or already played this turn
         st.used_specials.append(card)
-    ev.add("turn_ended", "Turn %d ends: spent Fairy Gold returns behind the screens, unused Black "
-           "Magic goes back to the bank." % st.turn, turn=st.turn)
+    ev.items.append({"type": "turn_ended", "template": TURN_ENDED % st.turn, "turn": st.turn})
     start_turn(st, ev)
 
 
@@ -131,12 +137,15 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     st.sealed = {}
     cursed = False
     bank = st.bank
-    values = {}
     shown = {}
-    for seat, bid in sorted(bids.items()):
-        fairy_gold, common_gold, amulet, black_magic = bid
+    best, top = 0, []  # the highest value, and the seats that bid it (in seat order)
+    for seat in sorted(bids):
+        fairy_gold, common_gold, amulet, black_magic = bids[seat]
         value = (fairy_gold + common_gold) * 2 if amulet else fairy_gold + common_gold
-        values[seat] = value
+        if value > best:
+            best, top = value, [seat]
+        elif value == best:
+            top.append(seat)
         shown[SEAT_KEY[seat]] = {"fairy_gold": fairy_gold, "common_gold": common_gold,
                                  "amulet": amulet, "black_magic": black_magic, "value": value}
         if not (fairy_gold or common_gold or amulet or black_magic):
@@ -153,20 +162,17 @@ def reveal_bids(st: GameState, ev: Events) -> None:
         if black_magic:
             player.black_magic -= 1  # unlimited coins: the bank does not count them
             cursed = True
-    record = Record(st.card, bids=bids, cursed=cursed, owner=st.owner)
+    record = Record(st.card, "auction", bids, None, None, None, cursed, False, st.owner)
     st.records.append(record)
     ev.items.append({"type": "bids_revealed", "card": st.card, "bids": shown})
     if cursed:
-        ev.add("cursed", "Black Magic! The %s is cursed: nobody uses its power." %
-               CARDS[st.card].name_en, card=st.card)
+        ev.items.append({"type": "cursed", "template": CURSED[st.card], "card": st.card})
         end_auction(st, ev)
         return
-    best = max(values.values())
     if best == 0:
-        ev.add("no_winner", "Nobody bid for the %s." % CARDS[st.card].name_en, card=st.card)
+        ev.items.append({"type": "no_winner", "template": NO_BID[st.card], "card": st.card})
         end_auction(st, ev)
         return
-    top = [s for s, v in values.items() if v == best]  # in seat order, as `values` is
     if len(top) == 1:
         win(st, top[0], best, ev)
         return
@@ -375,9 +381,14 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
             out = []
             for p in st.players:  # a loop, not a comprehension: no function call (Python 3.11)
                 if p.seat not in sealed:
+                    # A player's limits, made once per player (see Player.bid_max); a copy given.
+                    limits = p.bid_max
+                    if limits is None:
+                        limits = p.bid_max = {
+                            "fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
+                            "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}
                     out.append({"seat": p.seat, "kind": "bid", "character": card,
-                                "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                                        "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}})
+                                "max": limits.copy()})
             return out
         return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
     return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
@@ -526,13 +537,19 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
                         and 0 <= common_gold <= player.common_gold
                         and (player.amulets or not amulet)
                         and (player.black_magic or not black_magic)):
-                    return _seal_bid(state, seat, _new_bid(Bid, (fairy_gold, common_gold,
-                                                                 amulet, black_magic)))
+                    key = (fairy_gold, common_gold, amulet, black_magic)
+                    bid = BIDS.get(key)
+                    if bid is None:
+                        bid = Bid(*key)
+                        if fairy_gold <= BOX_FAIRY_GOLD and common_gold <= BOX_COMMON_GOLD:
+                            BIDS[key] = bid
+                    return _seal_bid(state, seat, bid)
     return _apply(state, seat, action)
 
 
-# Bid(...) without the Python-level __new__ of a named tuple: tuple.__new__(Bid, fields).
-_new_bid = tuple.__new__
+# Bids are immutable: each one (within what the box holds) is made once and shared, as making a
+# named tuple costs twice as much as looking it up. A cache only: it changes no result.
+BIDS: dict[tuple[int, int, bool, bool], Bid] = {}
 
 
 def _seal_bid(state: GameState, seat: int, bid: Bid) -> tuple[GameState, list[Event]]:
@@ -595,7 +612,8 @@ def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list
         if tiebid.silver > player.silver or (tiebid.amulet and player.amulets == 0):
             raise IllegalAction("unaffordable", "you do not hold the coins of that tie-break bid")
         ev = Events()
-        ev.add("tiebreak_submitted", "{seat} has bid in the tie-break.", seat=seat)
+        ev.items.append({"type": "tiebreak_submitted", "template": "{seat} has bid in the tie-break.",
+                         "seat": seat})
         if len(state.sealed_tiebreak) + 1 < len(state.tied):
             st = state.share()
             st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
@@ -618,8 +636,8 @@ def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list
         st.question = None
         label = next(o.label for o in q.options if o.id == option)
         ev = Events()
-        ev.add("choice", "{seat}: %s." % label, seat=seat, character=q.character, step=q.step,
-               option=option)
+        ev.items.append({"type": "choice", "template": "{seat}: %s." % label, "seat": seat,
+                         "character": q.character, "step": q.step, "option": option})
         advance(st, ev, option)
     return st, ev.items
 

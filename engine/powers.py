@@ -88,8 +88,8 @@ def seat_options(seats: list[int]) -> list[Option]:
 
 
 def nothing(task: Task, ev: Events, why: str) -> None:
-    ev.add("no_effect", "{seat}'s %s has no effect: %s." % (name(task.card), why),
-           seat=task.seat, card=task.card)
+    ev.items.append({"type": "no_effect", "template": "{seat}'s %s has no effect: %s." % (
+        name(task.card), why), "seat": task.seat, "card": task.card})
 
 
 # -- standard characters ----------------------------------------------------------------------
@@ -98,14 +98,17 @@ def nothing(task: Task, ev: Events, why: str) -> None:
 def witch(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     # Black Magic coins are unlimited (R1): a second Witch use gives another one (R24).
     st.player(task.seat).black_magic += 1
-    ev.add("gain", "{seat} takes a Black Magic coin.", seat=task.seat, coin="black_magic",
-           amount=1)
+    ev.items.append({"type": "gain", "template": "{seat} takes a Black Magic coin.",
+                     "seat": task.seat, "coin": "black_magic", "amount": 1})
     return None
 
 
-@power("red_dragon", "blue_dragon", "yellow_dragon")
+DRAGON_COLOUR = {"red_dragon": 0, "blue_dragon": 1, "yellow_dragon": 2}
+
+
+@power(*DRAGON_COLOUR)
 def dragon(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    take_stone_from_bank(st, task.seat, COLOURS.index(task.card.split("_")[0]), ev)
+    take_stone_from_bank(st, task.seat, DRAGON_COLOUR[task.card], ev)
     return None
 
 

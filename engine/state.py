@@ -54,6 +54,10 @@ class Player:
     black_magic: int = 0
     fairy_gold_spent: int = 0  # in front of the screen until the end of the turn, public
     owner: object = field(default=None, compare=False, repr=False)  # see GameState.player
+    # The `max` of this player's bid prompt, made by the first `prompts` that needs it: a player
+    # never changes once its state is returned (a change copies it first, see GameState.player).
+    # Not part of the game; `prompts` hands out copies.
+    bid_max: dict[str, int | bool] | None = field(default=None, compare=False, repr=False)
 
     def clone(self, owner: object = None) -> Player:
         return _copy_player(self, owner)
@@ -269,6 +273,7 @@ def _copy_player(p: Player, owner: object) -> Player:
     new.black_magic = p.black_magic
     new.fairy_gold_spent = p.fairy_gold_spent
     new.owner = owner
+    new.bid_max = None
     return new
 
 
@@ -403,8 +408,8 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
     setattr(player, coin, getattr(player, coin) + got)
     label = COIN_LABELS[coin] + ("s" if coin == "amulets" and got != 1 else "")
     if got == n:
-        ev.add("gain", "{seat} takes %d %s from the bank." % (got, label), seat=seat, coin=coin,
-               amount=got)
+        ev.items.append({"type": "gain", "template": "{seat} takes %d %s from the bank." % (
+            got, label), "seat": seat, "coin": coin, "amount": got})
     elif got == 0:
         ev.add("gain", "{seat} gets no %s: the bank has none." % COIN_LABELS[coin], seat=seat,
                coin=coin, amount=0, wanted=n)
@@ -412,6 +417,9 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
         ev.add("gain", "{seat} takes only %d %s: the bank had no more." % (got, label),
                seat=seat, coin=coin, amount=got, wanted=n)
     return got
+
+
+TAKES_STONE = tuple("{seat} takes a %s stone from the bank." % name for name in COLOURS)
 
 
 def take_stone_from_bank(st: GameState, seat: int, colour: int, ev: Events) -> bool:
@@ -422,8 +430,8 @@ def take_stone_from_bank(st: GameState, seat: int, colour: int, ev: Events) -> b
         return False
     st.bank.stones[colour] -= 1
     st.player(seat).stones[colour] += 1
-    ev.add("gain", "{seat} takes a %s stone from the bank." % name, seat=seat, stone=name,
-           amount=1)
+    ev.items.append({"type": "gain", "template": TAKES_STONE[colour], "seat": seat, "stone": name,
+                     "amount": 1})
     return True
 
 
@@ -432,16 +440,17 @@ def pay_stones(st: GameState, seat: int, stones: list[int], ev: Events) -> None:
     for colour, n in enumerate(stones):
         player.stones[colour] -= n
         st.bank.stones[colour] += n
-    ev.add("pay_stones", "{seat} pays %s to the bank." % describe_stones(stones), seat=seat,
-           stones=stones_dict(stones))
+    ev.items.append({"type": "pay_stones", "template": "{seat} pays %s to the bank." %
+                     describe_stones(stones), "seat": seat, "stones": stones_dict(stones)})
 
 
 def score(st: GameState, seat: int, points: int, ev: Events) -> None:
     """Add points; reaching 3 ends the game at once, even mid-power (R7)."""
     player = st.player(seat)
     player.score += points
-    ev.add("score", "{seat} scores %d point%s (now %d)." % (points, "" if points == 1 else "s",
-           player.score), seat=seat, points=points, score=player.score)
+    ev.items.append({"type": "score", "template": "{seat} scores %d point%s (now %d)." % (
+        points, "" if points == 1 else "s", player.score), "seat": seat, "points": points,
+        "score": player.score})
     if player.score >= WINNING_SCORE and st.winner is None:
         st.winner = seat
         st.phase = "over"

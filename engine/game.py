@@ -25,6 +25,7 @@ from .state import (
     Record,
     Task,
     TieBid,
+    copy_state,
 )
 
 Action = dict[str, Any]
@@ -537,33 +538,46 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
                         and 0 <= common_gold <= player.common_gold
                         and (player.amulets or not amulet)
                         and (player.black_magic or not black_magic)):
-                    key = (fairy_gold, common_gold, amulet, black_magic)
-                    bid = BIDS.get(key)
+                    # One number for the four fields (common_gold < 16 keeps it one-to-one).
+                    key = fairy_gold * 64 + common_gold * 4 + amulet * 2 + black_magic
+                    bid = BIDS.get(key) if common_gold < 16 else None
                     if bid is None:
-                        bid = Bid(*key)
+                        bid = Bid(fairy_gold, common_gold, amulet, black_magic)
                         if fairy_gold <= BOX_FAIRY_GOLD and common_gold <= BOX_COMMON_GOLD:
                             BIDS[key] = bid
-                    return _seal_bid(state, seat, bid)
+                    sealed = state.sealed.copy()
+                    sealed[seat] = bid
+                    if len(sealed) < len(players):  # not the last bid: only `sealed` changes
+                        st = copy_state(state)
+                        st.sealed = sealed
+                        return st, [{"type": "bid_submitted", "template": "{seat} has bid.",
+                                     "seat": seat}]
+                    return _reveal(state, seat, sealed)
     return _apply(state, seat, action)
 
 
 # Bids are immutable: each one (within what the box holds) is made once and shared, as making a
 # named tuple costs twice as much as looking it up. A cache only: it changes no result.
-BIDS: dict[tuple[int, int, bool, bool], Bid] = {}
+BIDS: dict[int, Bid] = {}
 
 
 def _seal_bid(state: GameState, seat: int, bid: Bid) -> tuple[GameState, list[Event]]:
     """Seal a checked bid; the last one reveals them all."""
-    sealed = state.sealed
-    event: Event = {"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}
-    if len(sealed) + 1 < len(state.players):
-        st = state.share()  # not the last bid: only the sealed bids change
-        st.sealed = {**sealed, seat: bid}
-        return st, [event]
+    sealed = state.sealed.copy()
+    sealed[seat] = bid
+    if len(sealed) < len(state.players):
+        st = copy_state(state)  # not the last bid: only `sealed` changes
+        st.sealed = sealed
+        return st, [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}]
+    return _reveal(state, seat, sealed)
+
+
+def _reveal(state: GameState, seat: int, sealed: dict[int, Bid]) -> tuple[GameState, list[Event]]:
+    """The last bid, `seat`'s, is in `sealed`: reveal them all."""
     ev = Events()
-    ev.items.append(event)
+    ev.items.append({"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat})
     st = state.derive()
-    st.sealed = {**sealed, seat: bid}
+    st.sealed = sealed
     reveal_bids(st, ev)
     return st, ev.items
 

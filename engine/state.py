@@ -208,7 +208,7 @@ class GameState:
         The other containers (specials, pile, special_deck, used_specials, sealed, tied,
         sealed_tiebreak) are shared too: the rules replace them with new ones, never change them
         in place."""
-        st = _copy_state(self)
+        st = copy_state(self)
         st.players = self.players[:]
         st.bank = _copy_bank(self.bank)
         st.records = self.records[:]
@@ -222,7 +222,7 @@ class GameState:
         """A new state sharing every part of this one: for an action that only replaces one of
         its containers (a sealed bid before the reveal). The caller replaces, never changes,
         what it touches."""
-        return _copy_state(self)
+        return copy_state(self)
 
     def player(self, seat: int) -> Player:
         """Seat `seat`'s player, to be changed: copied on the first change in this `apply`."""
@@ -313,7 +313,7 @@ def _copy_task(t: Task) -> Task:
     return new
 
 
-def _copy_state(st: GameState) -> GameState:
+def copy_state(st: GameState) -> GameState:
     """Every field shared; the caller replaces what differs."""
     new: GameState = new_object(GameState)
     new.players = st.players

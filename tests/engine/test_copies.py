@@ -26,7 +26,7 @@ def test_every_copy_carries_every_field() -> None:
         (s.Bank, s._copy_bank, {"stones"}, {}),
         (s.Record, lambda r: s._copy_record(r, owner), set(), {"owner": owner}),
         (s.Task, s._copy_task, {"drawn"}, {}),
-        (s.GameState, s._copy_state, set(), {"owner": None}),
+        (s.GameState, s.copy_state, set(), {"owner": None}),
     ]
     for cls, copy, copied, set_by_copy in cases:
         original = filled(cls)

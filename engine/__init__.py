@@ -21,15 +21,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .actions import apply
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
-from .game import (
-    apply,
+from .game import new_game, start
+from .prompts import (
     is_over,
     legal_actions,
-    new_game,
     prompts,
-    start,
     time_out,
     timeout_action,
     winner,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import is_over, prompts
+from .prompts import is_over, prompts
 from .state import COLOURS, GameState, Record, complete, stones_dict
 
 

@@ -89,6 +89,13 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
                                 "max": limits.copy()})
             return out
         return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
+    if seat is None and st.phase == "bid" and st.winner is None:  # every view asks for this one
+        sealed, card = st.sealed, st.card
+        out = []
+        for p in st.players:
+            if p.seat not in sealed:
+                out.append({"seat": p.seat, "kind": "bid", "character": card})
+        return out
     return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
             for s, kind in _open_seats(st)]
 

@@ -466,7 +466,7 @@ def score(st: GameState, seat: int, points: int, ev: Events) -> None:
 
 
 def stones_dict(stones: list[int]) -> dict[str, int]:
-    return {COLOURS[i]: stones[i] for i in range(3)}
+    return {"red": stones[0], "blue": stones[1], "yellow": stones[2]}  # COLOURS, in order
 
 
 def describe_stones(stones: list[int]) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from .actions import apply
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
+from .events import render
 from .game import new_game, start
 from .prompts import (
     is_over,
@@ -34,7 +35,7 @@ from .prompts import (
     winner,
 )
 from .serialize import dumps, loads
-from .state import GameState, render
+from .state import GameState
 from .view import view, visible_events
 
 State = GameState

@@ -7,8 +7,9 @@ illegal one, goes through the full checks of `_apply`, in their documented order
 from __future__ import annotations
 
 from .errors import IllegalAction
+from .events import Events
 from .game import Action, Event, advance, reveal_bids, reveal_tiebreak
-from .state import BOX_COMMON_GOLD, BOX_FAIRY_GOLD, Bid, Events, GameState, TieBid, copy_state
+from .state import BOX_COMMON_GOLD, BOX_FAIRY_GOLD, Bid, GameState, TieBid, copy_state
 
 PHASE_ACTION = {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose", "over": None}
 

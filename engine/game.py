@@ -7,6 +7,7 @@ from typing import Any
 from . import rng
 from .cards import CARDS, SPECIAL_DECK, STANDARD_PILE
 from .errors import IllegalAction
+from .events import LATE_TEMPLATES, Events
 from .powers import POWERS
 from .state import (
     BOX_AMULETS,
@@ -14,10 +15,8 @@ from .state import (
     BOX_FAIRY_GOLD,
     BOX_SILVER,
     BOX_STONES_PER_COLOUR,
-    LATE_TEMPLATES,
     Bank,
     Bid,
-    Events,
     GameState,
     Option,
     Player,

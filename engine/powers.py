@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .cards import CARDS
+from .events import Events
 from .state import (
     COLOURS,
-    Events,
     GameState,
     Option,
     Question,

@@ -3,6 +3,7 @@ engine/powers.py, which imports this module once its registry and helpers are de
 
 from __future__ import annotations
 
+from .events import Events
 from .powers import (
     ask,
     colour_options,
@@ -13,7 +14,6 @@ from .powers import (
 )
 from .state import (
     COLOURS,
-    Events,
     GameState,
     Option,
     Question,

@@ -36,8 +36,6 @@ def _bool(action: Action, key: str) -> bool:
     return value
 
 
-
-
 def _bid(action: Action) -> Bid:
     """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
     return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),

@@ -21,21 +21,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .actions import apply
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
-from .game import (
-    apply,
+from .events import render
+from .game import new_game, start
+from .prompts import (
     is_over,
     legal_actions,
-    new_game,
     prompts,
-    start,
     time_out,
     timeout_action,
     winner,
 )
 from .serialize import dumps, loads
-from .state import GameState, render
+from .state import GameState
 from .view import view, visible_events
 
 State = GameState

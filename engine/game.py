@@ -7,6 +7,7 @@ from typing import Any
 from . import rng
 from .cards import CARDS, SPECIAL_DECK, STANDARD_PILE
 from .errors import IllegalAction
+from .events import LATE_TEMPLATES, Events
 from .powers import POWERS
 from .state import (
     BOX_AMULETS,
@@ -14,17 +15,14 @@ from .state import (
     BOX_FAIRY_GOLD,
     BOX_SILVER,
     BOX_STONES_PER_COLOUR,
-    LATE_TEMPLATES,
     Bank,
     Bid,
-    Events,
     GameState,
     Option,
     Player,
     Question,
     Record,
     Task,
-    TieBid,
 )
 
 Action = dict[str, Any]
@@ -80,15 +78,22 @@ def start_turn(st: GameState, ev: Events) -> None:
     st.pile = list(STANDARD_PILE) + st.specials
     st.shuffle(st.pile)
     st.records = []
-    ev.add("turn_started", "Turn %d: this turn's special characters are the %s and the %s." % (
+    ev.items.append({"type": "turn_started", "template": TURN_STARTED % (
         st.turn, CARDS[st.specials[0]].name_en, CARDS[st.specials[1]].name_en),
-        turn=st.turn, specials=st.specials[:])
+        "turn": st.turn, "specials": st.specials[:]})
     start_auction(st, "witch", ev)
 
 
-# The templates of the two events of every auction, made once.
+# The templates of the events of every auction and turn, made once. (The hot paths build their
+# events as dict literals rather than with `Events.add`: the same dicts, made faster.)
 AUCTION_STARTED = {c: "The %s is up for auction." % CARDS[c].name_en for c in CARDS}
 AUCTION_WON = {c: "{winner} wins the %s." % CARDS[c].name_en for c in CARDS}
+CURSED = {c: "Black Magic! The %s is cursed: nobody uses its power." % CARDS[c].name_en
+          for c in CARDS}
+NO_BID = {c: "Nobody bid for the %s." % CARDS[c].name_en for c in CARDS}
+TURN_STARTED = "Turn %d: this turn's special characters are the %s and the %s."
+TURN_ENDED = ("Turn %d ends: spent Fairy Gold returns behind the screens, unused Black Magic goes "
+              "back to the bank.")
 
 
 def start_auction(st: GameState, card: str, ev: Events) -> None:
@@ -120,9 +125,11 @@ def end_auction(st: GameState, ev: Events) -> None:
                                        or "doppelganger" in st.used_specials):
             continue  # held by its winner, or already played this turn
         st.used_specials.append(card)
-    ev.add("turn_ended", "Turn %d ends: spent Fairy Gold returns behind the screens, unused Black "
-           "Magic goes back to the bank." % st.turn, turn=st.turn)
+    ev.items.append({"type": "turn_ended", "template": TURN_ENDED % st.turn, "turn": st.turn})
     start_turn(st, ev)
+
+
+SEAT_KEY = tuple(str(seat) for seat in range(6))  # seats as JSON object keys
 
 
 def reveal_bids(st: GameState, ev: Events) -> None:
@@ -131,12 +138,15 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     st.sealed = {}
     cursed = False
     bank = st.bank
-    values = {}
     shown = {}
-    for seat, bid in sorted(bids.items()):
-        fairy_gold, common_gold, amulet, black_magic = bid
+    best, top = 0, []  # the highest value, and the seats that bid it (in seat order)
+    for seat in sorted(bids):
+        fairy_gold, common_gold, amulet, black_magic = bids[seat]
         value = (fairy_gold + common_gold) * 2 if amulet else fairy_gold + common_gold
-        values[seat] = value
+        if value > best:
+            best, top = value, [seat]
+        elif value == best:
+            top.append(seat)
         shown[SEAT_KEY[seat]] = {"fairy_gold": fairy_gold, "common_gold": common_gold,
                                  "amulet": amulet, "black_magic": black_magic, "value": value}
         if not (fairy_gold or common_gold or amulet or black_magic):
@@ -153,20 +163,17 @@ def reveal_bids(st: GameState, ev: Events) -> None:
         if black_magic:
             player.black_magic -= 1  # unlimited coins: the bank does not count them
             cursed = True
-    record = Record(st.card, bids=bids, cursed=cursed, owner=st.owner)
+    record = Record(st.card, "auction", bids, None, None, None, cursed, False, st.owner)
     st.records.append(record)
     ev.items.append({"type": "bids_revealed", "card": st.card, "bids": shown})
     if cursed:
-        ev.add("cursed", "Black Magic! The %s is cursed: nobody uses its power." %
-               CARDS[st.card].name_en, card=st.card)
+        ev.items.append({"type": "cursed", "template": CURSED[st.card], "card": st.card})
         end_auction(st, ev)
         return
-    best = max(values.values())
     if best == 0:
-        ev.add("no_winner", "Nobody bid for the %s." % CARDS[st.card].name_en, card=st.card)
+        ev.items.append({"type": "no_winner", "template": NO_BID[st.card], "card": st.card})
         end_auction(st, ev)
         return
-    top = [s for s, v in values.items() if v == best]  # in seat order, as `values` is
     if len(top) == 1:
         win(st, top[0], best, ev)
         return
@@ -303,296 +310,3 @@ LATE_TEMPLATES["tiebreak_revealed"] = tiebreak_revealed_template
 def bid_dict(bid: Bid) -> dict[str, int | bool]:
     return {"fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold, "amulet": bid.amulet,
             "black_magic": bid.black_magic, "value": bid.value}
-
-
-# -- the public API: prompts, legal actions, apply ---------------------------------------------
-
-# `prompts(state)` without a seat: every prompt in full, as before the viewer argument existed.
-_EVERY_SEAT: Any = object()
-
-
-def is_over(st: GameState) -> bool:
-    """Whether the game is over: the one place that says so (a winner ends it, R7)."""
-    return st.winner is not None
-
-
-def _open_seats(st: GameState) -> list[tuple[int, str]]:
-    """(seat, kind) of every open prompt, in seat order ([] once the game is over)."""
-    if st.winner is not None:
-        return []
-    if st.phase == "bid":
-        sealed = st.sealed
-        return [(p.seat, "bid") for p in st.players if p.seat not in sealed]
-    if st.phase == "tiebreak":
-        return [(s, "tiebreak") for s in st.tied if s not in st.sealed_tiebreak]
-    q = st.question
-    assert q is not None
-    return [(q.seat, "choose")]
-
-
-def _full_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
-    if kind == "bid":
-        player = st.players[seat]
-        return {"seat": seat, "kind": "bid", "character": st.card,
-                "max": {"fairy_gold": player.fairy_gold, "common_gold": player.common_gold,
-                        "amulet": player.amulets > 0, "black_magic": player.black_magic > 0}}
-    if kind == "tiebreak":
-        player = st.players[seat]
-        return {"seat": seat, "kind": "tiebreak", "character": st.card,
-                "max": {"silver": player.silver, "amulet": player.amulets > 0}}
-    q = st.question
-    assert q is not None
-    return {"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
-            "question": q.text,
-            "options": [_option(o) for o in q.options]}
-
-
-def _option(o: Option) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": o.id, "label": o.label}
-    for key, value in o.data.items():
-        # A copy of any list or dict: what a prompt returns is the caller's to change.
-        out[key] = value.copy() if isinstance(value, (list, dict)) else value
-    return out
-
-
-def _public_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
-    # Limits and options could reveal coins behind the screen (R25): only who and on what.
-    q = st.question
-    character = q.character if kind == "choose" and q is not None else st.card
-    return {"seat": seat, "kind": kind, "character": character}
-
-
-def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
-    """Who must act now, and on what. [] once the game is over.
-
-    Without `seat`: every prompt in full. With `seat=<int>`: that seat's prompts in full, the
-    others' as `seat`/`kind`/`character` only. With `seat=None`: the public list (every prompt
-    reduced), the same list as the public view's "awaiting".
-    """
-    if seat is _EVERY_SEAT:
-        if st.phase == "bid" and st.winner is None:  # the common case, built in one go
-            sealed, card = st.sealed, st.card
-            return [{"seat": p.seat, "kind": "bid", "character": card,
-                     "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                             "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}}
-                    for p in st.players if p.seat not in sealed]
-        return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
-    return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
-            for s, kind in _open_seats(st)]
-
-
-# The default of each `choose` step when its seat runs out of time or leaves (docs/rules.md):
-# the option that gives up nothing, else the first option in the prompt's stable order.
-PASSIVE_OPTIONS = ("keep", "stop", "done", "decline")
-TAKE_COINS_STEP = "option"  # Magician, Wizard, Sorcerer, Enchantress: take the coins, pay nothing
-
-
-def timeout_action(st: GameState, seat: int) -> Action:
-    """The documented default action of `seat`'s open prompt: an empty bid, a tie-break of zero
-    Silver, or a `choose` prompt's default (see docs/rules.md). Always legal.
-
-    Raises IllegalAction("not_your_turn") if the seat is asked nothing now.
-    """
-    for s, kind in _open_seats(st):
-        if s != seat:
-            continue
-        if kind == "bid":
-            return {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-                    "black_magic": False}
-        if kind == "tiebreak":
-            return {"type": "tiebreak", "silver": 0, "amulet": False}
-        q = st.question
-        assert q is not None
-        return {"type": "choose", "option": default_option(q)}
-    if st.winner is not None:
-        raise IllegalAction("game_over", "the game is over")
-    raise IllegalAction("not_your_turn", f"seat {seat!r} is asked nothing now")
-
-
-def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
-    """`seat` ran out of time (or is answered for): apply its documented default action, with a
-    public `timed_out` event first so that the log says so ("Time ran out for Bea: no bid.").
-
-    The action to store and replay is `timeout_action(state, seat)`: `apply` of it gives the same
-    state. Raises IllegalAction like `timeout_action`."""
-    action = timeout_action(state, seat)
-    st, events = apply(state, seat, action)
-    kind = action["type"]
-    if kind == "bid":
-        what = "no bid"
-    elif kind == "tiebreak":
-        what = "no Silver in the tie-break"
-    else:
-        q = state.question
-        assert q is not None
-        label = next(o.label for o in q.options if o.id == action["option"])
-        what = label.replace("{", "{{").replace("}", "}}")
-    event: Event = {"type": "timed_out", "template": "Time ran out for {seat}: %s." % what,
-                    "seat": seat, "prompt": kind, "action": action}
-    return st, [event, *events]
-
-
-def default_option(q: Question) -> str:
-    ids = [o.id for o in q.options]
-    for passive in PASSIVE_OPTIONS:
-        if passive in ids:
-            return passive
-    if q.step == TAKE_COINS_STEP:
-        return next(i for i in ids if i != "pay")
-    return ids[0]
-
-
-def legal_actions(st: GameState, seat: int) -> list[Action]:
-    """Every action `seat` may send now, in a stable order ([] if none)."""
-    for prompt in prompts(st):
-        if prompt["seat"] != seat:
-            continue
-        limits = prompt.get("max", {})
-        if prompt["kind"] == "bid":
-            return [{"type": "bid", "fairy_gold": f, "common_gold": c, "amulet": a,
-                     "black_magic": b}
-                    for f in range(limits["fairy_gold"] + 1)
-                    for c in range(limits["common_gold"] + 1)
-                    for a in ((False, True) if limits["amulet"] else (False,))
-                    for b in ((False, True) if limits["black_magic"] else (False,))]
-        if prompt["kind"] == "tiebreak":
-            return [{"type": "tiebreak", "silver": s, "amulet": a}
-                    for s in range(limits["silver"] + 1)
-                    for a in ((False, True) if limits["amulet"] else (False,))]
-        return [{"type": "choose", "option": o["id"]} for o in prompt["options"]]
-    return []
-
-
-ACTION_KEYS = {
-    "bid": ({"type", "fairy_gold", "common_gold", "amulet", "black_magic"}),
-    "tiebreak": ({"type", "silver", "amulet"}),
-    "choose": ({"type", "option"}),
-}
-
-
-def _int(action: Action, key: str) -> int:
-    value = action[key]
-    if type(value) is int and value >= 0:  # the common case, checked first for speed
-        return value
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise IllegalAction("malformed", f"{key} must be a non-negative integer, not {value!r}")
-    return value
-
-
-def _bool(action: Action, key: str) -> bool:
-    value = action[key]
-    if not isinstance(value, bool):
-        raise IllegalAction("malformed", f"{key} must be true or false, not {value!r}")
-    return value
-
-
-SEAT_KEY = tuple(str(seat) for seat in range(6))  # seats as JSON object keys
-PHASE_ACTION = {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose", "over": None}
-
-
-def _shared(state: GameState) -> GameState:
-    """A new state sharing every part of `state`: for an action that only replaces one of its
-    containers (a sealed bid before the reveal). The caller replaces, never changes, what it
-    touches."""
-    return GameState(
-        state.players, state.bank, state.seed, state.seed_commitment, state.rng, state.turn,
-        state.phase, state.card, state.specials, state.pile, state.special_deck,
-        state.used_specials, state.doppelganger, state.records, state.sealed, state.tied,
-        state.sealed_tiebreak, state.tasks, state.question, state.bag, state.winner, None)
-
-
-def _bid(action: Action) -> Bid:
-    """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
-    return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),
-               _bool(action, "black_magic"))
-
-
-def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
-    """Apply one seat's action; returns the new state and the events. `state` is not changed.
-
-    Raises IllegalAction (with a stable `code`) when the action is not legal now.
-    """
-    kind = action.get("type") if isinstance(action, dict) else None
-    keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
-    if keys is None:
-        raise IllegalAction("malformed", f"an action is an object with a type among "
-                                         f"{sorted(ACTION_KEYS)}, not {action!r}")
-    assert isinstance(action, dict)
-    if action.keys() != keys:
-        raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
-                                         f"{sorted(keys)}")
-    if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
-    if state.winner is not None:
-        raise IllegalAction("game_over", "the game is over")
-    if kind != PHASE_ACTION[state.phase]:
-        raise IllegalAction("wrong_phase", f"a {kind} is not asked now: the game waits for "
-                                           f"a {state.phase}")
-    player = state.players[seat]
-    if kind == "bid":
-        fairy_gold, common_gold = action["fairy_gold"], action["common_gold"]
-        amulet, black_magic = action["amulet"], action["black_magic"]
-        if (type(fairy_gold) is int and fairy_gold >= 0 and type(common_gold) is int
-                and common_gold >= 0 and (amulet is True or amulet is False)
-                and (black_magic is True or black_magic is False)):
-            bid = Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
-        else:
-            bid = _bid(action)
-        sealed = state.sealed
-        if seat in sealed:
-            raise IllegalAction("already_submitted", "you have already bid in this auction")
-        if (bid.fairy_gold > player.fairy_gold or bid.common_gold > player.common_gold
-                or (bid.amulet and player.amulets == 0)
-                or (bid.black_magic and player.black_magic == 0)):
-            raise IllegalAction("unaffordable", "you do not hold the coins of that bid")
-        if len(sealed) + 1 < len(state.players):
-            st = _shared(state)  # not the last bid: only the sealed bids change
-            st.sealed = {**sealed, seat: bid}
-            return st, [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}]
-        ev = Events()
-        ev.items.append({"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat})
-        st = state.derive()
-        st.sealed = {**sealed, seat: bid}
-        reveal_bids(st, ev)
-    elif kind == "tiebreak":
-        tiebid = TieBid(_int(action, "silver"), _bool(action, "amulet"))
-        if seat not in state.tied:
-            raise IllegalAction("not_your_turn", "only the tied players bid in the tie-break")
-        if seat in state.sealed_tiebreak:
-            raise IllegalAction("already_submitted", "you have already bid in this tie-break")
-        if tiebid.silver > player.silver or (tiebid.amulet and player.amulets == 0):
-            raise IllegalAction("unaffordable", "you do not hold the coins of that tie-break bid")
-        ev = Events()
-        ev.add("tiebreak_submitted", "{seat} has bid in the tie-break.", seat=seat)
-        if len(state.sealed_tiebreak) + 1 < len(state.tied):
-            st = _shared(state)
-            st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
-            return st, ev.items
-        st = state.derive()
-        st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
-        reveal_tiebreak(st, ev)
-    else:
-        option = action["option"]
-        q = state.question
-        assert q is not None
-        if not isinstance(option, str):
-            raise IllegalAction("malformed", f"option must be a string, not {option!r}")
-        if seat != q.seat:
-            raise IllegalAction("not_your_turn", f"Player {q.seat + 1} is choosing, not you")
-        if option not in {o.id for o in q.options}:
-            raise IllegalAction("unknown_option", f"{option!r} is not one of the options: "
-                                f"{', '.join(o.id for o in q.options)}")
-        st = state.derive()
-        st.question = None
-        label = next(o.label for o in q.options if o.id == option)
-        ev = Events()
-        ev.add("choice", "{seat}: %s." % label, seat=seat, character=q.character, step=q.step,
-               option=option)
-        advance(st, ev, option)
-    return st, ev.items
-
-
-def winner(st: GameState) -> int | None:
-    """The winning seat, or None while the game goes on."""
-    return st.winner
-

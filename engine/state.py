@@ -11,11 +11,11 @@ bid skips even that (see `apply`). tests/engine/test_immutable.py proves no call
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from . import rng
+from .events import Events
 
 COLOURS: tuple[str, str, str] = ("red", "blue", "yellow")
 COLOUR_INDEX: dict[str, int] = {c: i for i, c in enumerate(COLOURS)}
@@ -33,6 +33,13 @@ JSONScalar = str | int | bool | None
 OptionData = dict[str, JSONScalar | list[int] | dict[str, int]]
 
 
+# A copy is made field by field into `new_object(cls)`: calling the class instead would pass its
+# arguments to `__init__` packed in a tuple first, which costs about twice as much, and copying
+# states and players is most of what `apply` does. tests/engine/test_immutable.py checks that
+# every copy function copies every field.
+new_object = object.__new__
+
+
 @dataclass(slots=True)
 class Player:
     """One seat: public score and stones, private coins behind the screen."""
@@ -47,10 +54,13 @@ class Player:
     black_magic: int = 0
     fairy_gold_spent: int = 0  # in front of the screen until the end of the turn, public
     owner: object = field(default=None, compare=False, repr=False)  # see GameState.player
+    # The `max` of this player's bid prompt, made by the first `prompts` that needs it: a player
+    # never changes once its state is returned (a change copies it first, see GameState.player).
+    # Not part of the game; `prompts` hands out copies.
+    bid_max: dict[str, int | bool] | None = field(default=None, compare=False, repr=False)
 
     def clone(self, owner: object = None) -> Player:
-        return Player(self.seat, self.score, self.stones[:], self.fairy_gold, self.common_gold,
-                      self.silver, self.amulets, self.black_magic, self.fairy_gold_spent, owner)
+        return _copy_player(self, owner)
 
 
 @dataclass(slots=True)
@@ -62,7 +72,7 @@ class Bank:
     stones: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def clone(self) -> Bank:
-        return Bank(self.fairy_gold, self.common_gold, self.silver, self.amulets, self.stones[:])
+        return _copy_bank(self)
 
 
 class Bid(NamedTuple):
@@ -108,8 +118,7 @@ class Record:
 
     def clone(self, owner: object = None) -> Record:
         # bids, tied and tiebreak are never changed once set: shared.
-        return Record(self.card, self.via, self.bids, self.tied, self.tiebreak, self.winner,
-                      self.cursed, self.necromancer_used, owner)
+        return _copy_record(self, owner)
 
 
 @dataclass(slots=True)
@@ -130,8 +139,7 @@ class Task:
     doppel_offer: bool = False
 
     def clone(self) -> Task:
-        return Task(self.card, self.seat, self.auction, self.step, self.target,
-                    None if self.drawn is None else self.drawn[:], self.doppel_offer)
+        return _copy_task(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,14 +208,21 @@ class GameState:
         The other containers (specials, pile, special_deck, used_specials, sealed, tied,
         sealed_tiebreak) are shared too: the rules replace them with new ones, never change them
         in place."""
-        return GameState(
-            self.players[:], self.bank.clone(), self.seed, self.seed_commitment,
-            self.rng, self.turn, self.phase, self.card, self.specials, self.pile,
-            self.special_deck, self.used_specials, self.doppelganger,
-            self.records[:], self.sealed, self.tied, self.sealed_tiebreak,
-            [t.clone() for t in self.tasks], self.question,
-            None if self.bag is None else self.bag[:], self.winner, object(),
-        )
+        st = copy_state(self)
+        st.players = self.players[:]
+        st.bank = _copy_bank(self.bank)
+        st.records = self.records[:]
+        st.tasks = [_copy_task(t) for t in self.tasks] if self.tasks else []
+        if self.bag is not None:
+            st.bag = self.bag[:]
+        st.owner = object()
+        return st
+
+    def share(self) -> GameState:
+        """A new state sharing every part of this one: for an action that only replaces one of
+        its containers (a sealed bid before the reveal). The caller replaces, never changes,
+        what it touches."""
+        return copy_state(self)
 
     def player(self, seat: int) -> Player:
         """Seat `seat`'s player, to be changed: copied on the first change in this `apply`."""
@@ -246,56 +261,84 @@ class GameState:
         raise AssertionError("empty bag")
 
 
-class Events:
-    """Collects the events of one `apply`, in order."""
-
-    __slots__ = ("items",)
-
-    def __init__(self) -> None:
-        self.items: list[dict[str, object]] = []
-
-    def add(self, type_: str, template: str | None, private_to: list[int] | None = None,
-            **data: object) -> None:
-        """Record an event. `template` names seats as {seat}, {victim}, ... (see render); None
-        for the types of LATE_TEMPLATES, built from the fields when asked for."""
-        # The sentence ("text") is built only when asked for, by view.visible_events.
-        event: dict[str, object] = ({"type": type_, **data} if template is None
-                                    else {"type": type_, "template": template, **data})
-        if private_to is not None:
-            event["private_to"] = sorted(set(private_to))
-        self.items.append(event)
+def _copy_player(p: Player, owner: object) -> Player:
+    new: Player = new_object(Player)
+    new.seat = p.seat
+    new.score = p.score
+    new.stones = p.stones[:]
+    new.fairy_gold = p.fairy_gold
+    new.common_gold = p.common_gold
+    new.silver = p.silver
+    new.amulets = p.amulets
+    new.black_magic = p.black_magic
+    new.fairy_gold_spent = p.fairy_gold_spent
+    new.owner = owner
+    new.bid_max = None
+    return new
 
 
-SEAT_KEYS = ("seat", "victim", "winner")
-# Event types whose template is built from their fields only when asked for (by `complete` or
-# `render`): the long ones, which most events' readers never need.
-LATE_TEMPLATES: dict[str, Callable[[dict[str, object]], str]] = {}
+def _copy_bank(b: Bank) -> Bank:
+    new: Bank = new_object(Bank)
+    new.fairy_gold = b.fairy_gold
+    new.common_gold = b.common_gold
+    new.silver = b.silver
+    new.amulets = b.amulets
+    new.stones = b.stones[:]
+    return new
 
 
-def complete(event: dict[str, object]) -> dict[str, object]:
-    """Add, in place, the template and the sentence that `apply` left out; returns the event."""
-    if "template" not in event:
-        event["template"] = LATE_TEMPLATES[str(event["type"])](event)
-    if "text" not in event:
-        event["text"] = render(event, None)
-    return event
+def _copy_record(r: Record, owner: object) -> Record:
+    new: Record = new_object(Record)
+    new.card = r.card
+    new.via = r.via
+    new.bids = r.bids
+    new.tied = r.tied
+    new.tiebreak = r.tiebreak
+    new.winner = r.winner
+    new.cursed = r.cursed
+    new.necromancer_used = r.necromancer_used
+    new.owner = owner
+    return new
 
 
-def render(event: dict[str, object], names: list[str] | None) -> str:
-    """The event's sentence, with seats named by `names` (or "Player N", N = seat + 1)."""
-    template = event.get("template")
-    if template is None:
-        template = LATE_TEMPLATES[str(event["type"])](event)
-    assert isinstance(template, str)
-    if "{" not in template:
-        return template
-    values: dict[str, object] = {}
-    for key, value in event.items():
-        if key in SEAT_KEYS and isinstance(value, int):
-            values[key] = names[value] if names and value < len(names) else f"Player {value + 1}"
-        else:
-            values[key] = value
-    return template.format_map(values)
+def _copy_task(t: Task) -> Task:
+    new: Task = new_object(Task)
+    new.card = t.card
+    new.seat = t.seat
+    new.auction = t.auction
+    new.step = t.step
+    new.target = t.target
+    new.drawn = None if t.drawn is None else t.drawn[:]
+    new.doppel_offer = t.doppel_offer
+    return new
+
+
+def copy_state(st: GameState) -> GameState:
+    """Every field shared; the caller replaces what differs."""
+    new: GameState = new_object(GameState)
+    new.players = st.players
+    new.bank = st.bank
+    new.seed = st.seed
+    new.seed_commitment = st.seed_commitment
+    new.rng = st.rng
+    new.turn = st.turn
+    new.phase = st.phase
+    new.card = st.card
+    new.specials = st.specials
+    new.pile = st.pile
+    new.special_deck = st.special_deck
+    new.used_specials = st.used_specials
+    new.doppelganger = st.doppelganger
+    new.records = st.records
+    new.sealed = st.sealed
+    new.tied = st.tied
+    new.sealed_tiebreak = st.sealed_tiebreak
+    new.tasks = st.tasks
+    new.question = st.question
+    new.bag = st.bag
+    new.winner = st.winner
+    new.owner = None
+    return new
 
 
 # -- operations -------------------------------------------------------------------------------
@@ -313,8 +356,8 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
     setattr(player, coin, getattr(player, coin) + got)
     label = COIN_LABELS[coin] + ("s" if coin == "amulets" and got != 1 else "")
     if got == n:
-        ev.add("gain", "{seat} takes %d %s from the bank." % (got, label), seat=seat, coin=coin,
-               amount=got)
+        ev.items.append({"type": "gain", "template": "{seat} takes %d %s from the bank." % (
+            got, label), "seat": seat, "coin": coin, "amount": got})
     elif got == 0:
         ev.add("gain", "{seat} gets no %s: the bank has none." % COIN_LABELS[coin], seat=seat,
                coin=coin, amount=0, wanted=n)
@@ -322,6 +365,9 @@ def take_from_bank(st: GameState, seat: int, coin: str, n: int, ev: Events) -> i
         ev.add("gain", "{seat} takes only %d %s: the bank had no more." % (got, label),
                seat=seat, coin=coin, amount=got, wanted=n)
     return got
+
+
+TAKES_STONE = tuple("{seat} takes a %s stone from the bank." % name for name in COLOURS)
 
 
 def take_stone_from_bank(st: GameState, seat: int, colour: int, ev: Events) -> bool:
@@ -332,8 +378,8 @@ def take_stone_from_bank(st: GameState, seat: int, colour: int, ev: Events) -> b
         return False
     st.bank.stones[colour] -= 1
     st.player(seat).stones[colour] += 1
-    ev.add("gain", "{seat} takes a %s stone from the bank." % name, seat=seat, stone=name,
-           amount=1)
+    ev.items.append({"type": "gain", "template": TAKES_STONE[colour], "seat": seat, "stone": name,
+                     "amount": 1})
     return True
 
 
@@ -342,16 +388,17 @@ def pay_stones(st: GameState, seat: int, stones: list[int], ev: Events) -> None:
     for colour, n in enumerate(stones):
         player.stones[colour] -= n
         st.bank.stones[colour] += n
-    ev.add("pay_stones", "{seat} pays %s to the bank." % describe_stones(stones), seat=seat,
-           stones=stones_dict(stones))
+    ev.items.append({"type": "pay_stones", "template": "{seat} pays %s to the bank." %
+                     describe_stones(stones), "seat": seat, "stones": stones_dict(stones)})
 
 
 def score(st: GameState, seat: int, points: int, ev: Events) -> None:
     """Add points; reaching 3 ends the game at once, even mid-power (R7)."""
     player = st.player(seat)
     player.score += points
-    ev.add("score", "{seat} scores %d point%s (now %d)." % (points, "" if points == 1 else "s",
-           player.score), seat=seat, points=points, score=player.score)
+    ev.items.append({"type": "score", "template": "{seat} scores %d point%s (now %d)." % (
+        points, "" if points == 1 else "s", player.score), "seat": seat, "points": points,
+        "score": player.score})
     if player.score >= WINNING_SCORE and st.winner is None:
         st.winner = seat
         st.phase = "over"
@@ -367,7 +414,7 @@ def score(st: GameState, seat: int, points: int, ev: Events) -> None:
 
 
 def stones_dict(stones: list[int]) -> dict[str, int]:
-    return {COLOURS[i]: stones[i] for i in range(3)}
+    return {"red": stones[0], "blue": stones[1], "yellow": stones[2]}  # COLOURS, in order
 
 
 def describe_stones(stones: list[int]) -> str:

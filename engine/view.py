@@ -8,18 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import is_over, prompts
-from .state import COLOURS, GameState, Record, complete, stones_dict
+from .events import complete
+from .prompts import is_over, prompts
+from .state import COLOURS, Bid, GameState, Record, stones_dict
+
+
+def _bids(bids: dict[int, Bid]) -> dict[str, Any]:
+    # A loop, and the value computed here: most of a view's time is spent on these bids.
+    out = {}
+    for seat in sorted(bids):
+        fairy_gold, common_gold, amulet, black_magic = bids[seat]
+        out[str(seat)] = {"fairy_gold": fairy_gold, "common_gold": common_gold, "amulet": amulet,
+                          "black_magic": black_magic,
+                          "value": (fairy_gold + common_gold) * 2 if amulet
+                          else fairy_gold + common_gold}
+    return out
 
 
 def _record(record: Record) -> dict[str, Any]:
     return {
         "character": record.card,
         "via": record.via,
-        "bids": None if record.bids is None else {
-            str(s): {"fairy_gold": b.fairy_gold, "common_gold": b.common_gold,
-                     "amulet": b.amulet, "black_magic": b.black_magic, "value": b.value}
-            for s, b in sorted(record.bids.items())},
+        "bids": None if record.bids is None else _bids(record.bids),
         "tied": None if record.tied is None else record.tied[:],
         "tiebreak": None if record.tiebreak is None else {
             str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}

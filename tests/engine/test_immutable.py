@@ -38,7 +38,9 @@ def fingerprint(value: Any) -> str:
     """A deep text of a state's fields (slotted dataclasses, named tuples, lists, dicts)."""
     slots = getattr(type(value), "__slots__", None)
     if slots and not isinstance(value, tuple):
-        fields = [f for f in type(value).__dataclass_fields__ if f != "owner"]  # type: ignore[attr-defined]
+        # Fields outside the game (compare=False: the copy-on-write token, caches) left out.
+        fields = [name for name, f in type(value).__dataclass_fields__.items()  # type: ignore[attr-defined]
+                  if f.compare]
         return "%s(%s)" % (type(value).__name__,
                            ",".join(f"{f}={fingerprint(getattr(value, f))}" for f in fields))
     if isinstance(value, dict):

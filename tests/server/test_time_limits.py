@@ -29,6 +29,18 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
     database: Database, server_factory: Any
 ) -> None:
     server: ServerProcess = server_factory(database)
+    # The server deals each game from its own random seed: in a short game the scripted people
+    # may win no power with a decision, so play up to four games until every prompt kind (bid,
+    # tie-break, choose) has timed out; every game checks all the rest.
+    seen: set[str] = set()
+    for _game in range(4):
+        seen |= await _one_timed_game(database, server)
+        if seen == {"bid", "tiebreak", "choose"}:
+            break
+    assert seen == {"bid", "tiebreak", "choose"}, seen
+
+
+async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]:
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         r = await http.post(
             "/api/tables", json={"seats": 4, "turn_seconds": 1, "choose_seconds": 1}
@@ -73,7 +85,8 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
         )
         timed = [r for r in rows if r.action_id.startswith("~timeout-")]
         kinds = {r.action_id.split("-")[2] for r in timed}
-        assert kinds == {"bid", "tiebreak", "choose"}, kinds
+        assert {"bid", "tiebreak"} <= kinds, kinds
+        assert kinds <= {"bid", "tiebreak", "choose"}, kinds
         # Sil: two bids ran out, then a bot played for the seat to the end.
         sil_rows = [r for r in rows if r.seat == sil.seat]
         assert [r.action_id.startswith("~timeout-") for r in sil_rows[:2]] == [True, True]
@@ -108,6 +121,7 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
         assert [p["stand_in"] for p in last_table["players"]] == [True, False, False, False]
         for c in [spectator, *clients]:
             await c.close()
+        return kinds
 
 
 async def _deadline_row(database: Database, table_id: str) -> tuple[float | None, str | None]:

@@ -11,7 +11,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_service
+from tests.ports import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -39,19 +39,24 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        expect,
+        sync_playwright,
+    )
 
     HAVE_PLAYWRIGHT = True
+    # A page waits for a condition, never for time: on a machine busy with other tests a page
+    # may take longer than Playwright's 5 s default to show it, as long as actions may take
+    # (set_default_timeout below).
+    expect.set_options(timeout=15_000)
 except ImportError:  # pragma: no cover - the skip below says why
     HAVE_PLAYWRIGHT = False
 
 pytestmark = pytest.mark.browser
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -123,6 +128,8 @@ def server() -> Iterator[Server]:
             # The tests' seat drivers answer at machine speed, against bots that never wait.
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "2000",
+            # A page on a busy machine may read late: far from the slow-reader guard.
+            "SEND_TIMEOUT_SECONDS": "60",
             # The server runs the code and reads the static files of the checkout being tested
             # (the console script alone would import whichever checkout installed it).
             "STATIC_DIR": str(ROOT / "static"),

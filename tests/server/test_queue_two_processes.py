@@ -15,7 +15,8 @@ from app.security import hash_token
 from tests.server.harness import Database, ServerProcess, db_rows
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued
 
-pytestmark = pytest.mark.postgres
+# Runs alone, after the parallel tests (scripts/test.sh): two processes and a grace period that must pass.
+pytestmark = [pytest.mark.postgres, pytest.mark.serial]
 
 ROUNDS = 4
 PLAYERS = 14

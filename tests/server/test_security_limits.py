@@ -22,6 +22,7 @@ from tests.server.harness import (
     add_bots,
     create_table,
     join,
+    track,
 )
 
 ServerFactory = Callable[..., ServerProcess]
@@ -31,7 +32,8 @@ OTHER_ADDRESS = "127.0.0.2"
 async def _socket(server: ServerProcess, table_id: str, token: str | None = None,
                   source: str = "127.0.0.1") -> Any:
     url = f"{server.ws}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-    return await websockets.connect(url, local_addr=(source, 0), close_timeout=2)
+    ws = await websockets.connect(url, local_addr=(source, 0), close_timeout=2)
+    return track(f"a socket of table {table_id} from {source}", ws)
 
 
 async def _admitted(ws: Any) -> bool:

@@ -82,7 +82,8 @@ class Server:
         env = {**os.environ, **self.env}
         with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
             self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        # A machine busy with other work can take a minute just to import the server.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
@@ -90,6 +91,7 @@ class Server:
                 if r.status == 200:
                     return
             time.sleep(0.1)
+        self.stop()  # never left running behind the test
         raise RuntimeError(f"the server did not answer /healthz:\n{self.log_path.read_text()}")
 
     def stop(self) -> None:
@@ -135,8 +137,8 @@ def server() -> Iterator[Server]:
             "STATIC_DIR": str(ROOT / "static"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         }
-        srv.start()
         try:
+            srv.start()
             yield srv
         finally:
             srv.stop()

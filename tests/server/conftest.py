@@ -116,9 +116,11 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
         url=f"sqlite+aiosqlite:///{workdir / 'shared.sqlite3'}", path=workdir / "shared.sqlite3"
     )
     server = ServerProcess(db, workdir)
-    server.start()
-    yield server
-    server.stop()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture
@@ -128,8 +130,8 @@ def server_factory(tmp_path: Path) -> Iterator[object]:
 
     def make(db: Database, **settings: str) -> ServerProcess:
         server = ServerProcess(db, tmp_path, **settings)
-        server.start()
         started.append(server)
+        server.start()
         return server
 
     yield make

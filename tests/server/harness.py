@@ -88,7 +88,18 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the process and wait until it answers /healthz (a machine busy with other work
+        can take a minute just to import it); a process that does not is killed, never left
+        behind to warn in a later test."""
+        try:
+            self._start(timeout)
+        except BaseException:
+            if self.alive():
+                self.kill()
+            raise
+
+    def _start(self, timeout: float) -> None:
         env = {**os.environ, **self.db.env(), **self.settings, "PYTHONPATH": str(REPO)}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
@@ -386,6 +397,18 @@ class SeatClient:
             self.close_code = exc.rcvd.code if exc.rcvd else None
             return self.close_code
         raise AssertionError("the server did not close the socket")
+
+
+async def until(check: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
+    """Wait for a condition, not for time: call the coroutine function `check` until it returns
+    something true (returned), or fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"not reached within {timeout} s: {what or check}"
+        await asyncio.sleep(0.05)
 
 
 async def wait_game_over(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up .venv with the development tools (if needed) and runs the whole test suite: ruff, mypy,
-# pytest. Arguments pass through to pytest, which then runs just that, in one process:
-#   bash scripts/test.sh tests/engine -q
+# lint-imports (the layers of app/, written in pyproject.toml), pytest. Arguments pass through to
+# pytest, which then runs just that, in one process: bash scripts/test.sh tests/engine -q
 # Without arguments the suite runs in three parts: the independent tests on every core
 # (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then the `docker`
 # (deploy) ones. Each part prints its slowest tests; the end, the time of each stage, the time
@@ -14,6 +14,7 @@ source scripts/stages.sh
 stage "setup: .venv" bash scripts/setup.sh dev
 stage "lint: ruff" .venv/bin/ruff check .
 stage "lint: mypy" .venv/bin/mypy
+stage "lint: import layers" .venv/bin/lint-imports
 
 if [ "$#" -gt 0 ]; then
     stage "tests: $*" .venv/bin/pytest "$@"

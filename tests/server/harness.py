@@ -28,8 +28,8 @@ from websockets.protocol import State
 
 import engine
 import engine.bots
-from app.config import Settings
-from app.db import make_engine
+from app.core.config import Settings
+from app.store.db import make_engine
 from tests.ports import free_port as free_port  # the deploy tests take their ports from here
 
 REPO = Path(__file__).resolve().parents[2]

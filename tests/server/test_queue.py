@@ -38,7 +38,12 @@ async def test_any_4_4_any_get_one_four_seat_table_and_the_game_starts(
     assert await seated_names(server.http, table_id) == [
         (0, "Ann", False), (1, "Bob", False), (2, "Cat", False), (3, "Dan", False)
     ]
-    tables = await db_rows(database, "SELECT id, seats, status, public FROM tables")
+    # Matched (and told) in one commit, started just after: the start is waited for.
+    async def started() -> list[Any] | None:
+        rows = await db_rows(database, "SELECT id, seats, status, public FROM tables")
+        return rows if any(t.status != "open" for t in rows) else None
+
+    tables = await until(started, what="the queue's table starts")
     assert [(t.id, t.seats, t.status) for t in tables] == [(table_id, 4, "playing")]
     assert tables[0].public
     seats = await db_rows(database, "SELECT seat, token_hash FROM seats ORDER BY seat")
@@ -90,8 +95,15 @@ async def test_a_lone_player_accepts_bots_after_the_wait(
     assert (matched["seat"], matched["bots"]) == (0, 3)  # "any" accepts bots at a 4-seat table
     players = await seated_names(server.http, matched["table_id"])
     assert players == [(0, "Eve", False), (1, "Bot 2", True), (2, "Bot 3", True), (3, "Bot 4", True)]
+    # The ticket is matched (and its socket told) in one commit, the game started just after:
+    # two events whose order a socket may see either way; the game starts, waited for.
     async with httpx.AsyncClient(base_url=server.http) as http:
-        table = (await http.get(f"/api/tables/{matched['table_id']}")).json()
+
+        async def playing() -> dict[str, Any] | None:
+            table = (await http.get(f"/api/tables/{matched['table_id']}")).json()
+            return table if table["status"] != "open" else None
+
+        table = await until(playing, what="the queue's table starts")
     assert table["status"] == "playing" and table["game_id"]
     await eve.close()
 

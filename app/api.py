@@ -43,11 +43,14 @@ pages = APIRouter(include_in_schema=False)
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
 async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
+    # Issue 18: a time limit left out is the server's default; `null` is none.
+    limits = lobby.hub.settings.default_limits()
+    limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
     return await lobby.create_table(
         seats=body.seats,
         public=body.public,
-        turn_seconds=body.turn_seconds,
-        choose_seconds=body.choose_seconds,
+        turn_seconds=limits["turn_seconds"],
+        choose_seconds=limits["choose_seconds"],
         grace_seconds=body.grace_seconds,
     )
 
@@ -68,7 +71,7 @@ async def list_tables(
 async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
     """Matchmaking: a seat at the public open table closest to full (of the size asked, if
     any), else at a new public table. The seat is taken under the table's lock, like join."""
-    return await lobby.quickplay(name=body.name, seats=body.seats)
+    return await lobby.quickplay(name=body.name, seats=body.seats, open_only=body.open_only)
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])

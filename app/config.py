@@ -77,6 +77,18 @@ class Settings(BaseSettings):
 
     # Lobby.
     max_name_length: int = 32
+    # Issue 18: the time limits of a new table (created, quick play, the queue) unless its
+    # creator says otherwise (0: none): a sealed bid or tie-break, and a power decision. A
+    # timed table's absent player gets a bot after its grace period (30 s).
+    default_turn_seconds: int = Field(default=45, ge=0, le=3600)
+    default_choose_seconds: int = Field(default=60, ge=0, le=3600)
+
+    def default_limits(self) -> dict[str, int | None]:
+        """The time-limit columns of a new table whose creator chose none."""
+        return {
+            "turn_seconds": self.default_turn_seconds or None,
+            "choose_seconds": self.default_choose_seconds or None,
+        }
 
     # Logs: "text" (one line per event, key=value fields) or "json" (one JSON object per line).
     log_format: str = "text"

@@ -32,6 +32,7 @@ class Code(StrEnum):
 
     NOT_FOUND = "not_found"
     NO_BOT = "no_bot"
+    NO_OPEN_TABLE = "no_open_table"  # quick play with open_only: no open table fits
     GAME_NOT_FOUND = "game_not_found"
     MISSING_TOKEN = "missing_token"
     INVALID_TOKEN = "invalid_token"
@@ -91,6 +92,7 @@ class Code(StrEnum):
 STATUS: dict[str, int] = {
     Code.NOT_FOUND: 404,
     Code.NO_BOT: 404,
+    Code.NO_OPEN_TABLE: 404,
     Code.GAME_NOT_FOUND: 404,
     Code.MISSING_TOKEN: 401,
     Code.INVALID_TOKEN: 401,

@@ -271,7 +271,12 @@ class Matchmaker:
     ) -> Formed:
         """A public table of `size`: the group's players in queue order, bots in the rest."""
         table_id = new_id()
-        session.add(TableRow(id=table_id, seats=size, public=True, status="open"))
+        session.add(
+            TableRow(
+                id=table_id, seats=size, public=True, status="open",
+                **self.settings.default_limits(),
+            )
+        )
         await session.flush()  # the table row first: the seats refer to it
         host_token = ""
         bots = size - len(group)

@@ -102,6 +102,12 @@ class QuickPlay(JoinTable):
         description="the table size wanted: preferred among open tables, and the size of a new "
         "one (default 4)",
     )
+    # Issue 18: the browser fills waiting tables first, and queues when none fits.
+    open_only: StrictBool = Field(
+        False,
+        description="only an open public table that waits for players (of `seats`, when given); "
+        "none: 404 no_open_table, and no table is created",
+    )
 
 
 class AddBots(BaseModel):

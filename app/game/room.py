@@ -397,6 +397,8 @@ class Room:
             self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
                 await self._presence(conn, arrived=False)
+                if self.game is not None and not self.game.over:
+                    self.standins.went_away(conn.seat)  # issue 18: "Ben left the table"
                 self.refresh_table(PRESENCE_DELAY)
                 if not self.hub.closed:
                     await self.hub.bus.publish(self.table_id, None)

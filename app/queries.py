@@ -150,10 +150,11 @@ class Queries:
             by_table = await self._seats_of(session, [t.id for t in tables])
             return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
 
-    def _alive(self) -> ColumnElement[bool]:
+    def _alive(self, changed: Any = TableRow.updated_at) -> ColumnElement[bool]:
         """Not idle: changed within the idle limit, or a seated person online (here, or
         somewhere as the database says). Idle tables close (app.presence); until the closing
-        task gets to them they already leave the lobby."""
+        task gets to them they already leave the lobby. `changed`: the column that says when
+        (a game being played: its last action)."""
         if self.idle_minutes <= 0:
             return true()
         now = utcnow()
@@ -170,8 +171,8 @@ class Queries:
         )
         online = sorted(self.online_tables())[:1000]
         if not online:
-            return or_(TableRow.updated_at >= cutoff, someone)
-        return or_(TableRow.updated_at >= cutoff, someone, TableRow.id.in_(online))
+            return or_(changed >= cutoff, someone)
+        return or_(changed >= cutoff, someone, TableRow.id.in_(online))
 
     async def _seats_of(
         self, session: AsyncSession, table_ids: list[str]
@@ -196,6 +197,9 @@ class Queries:
                         TableRow.public.is_(True),
                         TableRow.status == "playing",
                         GameRow.status == "playing",
+                        # Issue 18: an abandoned game (nobody there, no move for the idle
+                        # time) is not one to watch.
+                        self._alive(GameRow.updated_at),
                     )
                     .order_by(GameRow.updated_at.desc())
                     .limit(limit)

@@ -138,3 +138,26 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
         assert [n["kind"] for n in notices(a)] == ["stand_in", "back"]
         await a.close()
         await b2.close()
+
+
+async def test_an_abandoned_game_leaves_games_to_watch(
+    sqlite_db: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(sqlite_db, TABLE_IDLE_MINUTES="0.05")  # 3 s
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        r = await http.post(
+            "/api/tables", json={"seats": 3, "turn_seconds": None, "choose_seconds": None}
+        )
+        table_id = r.json()["id"]
+        ann = await join(http, table_id, "Ann")
+        await add_bots(http, ann, 2)
+        a = SeatClient(server.ws, table_id, ann.token, ann.seat)
+        await a.connect()
+        await start(http, ann)
+        await a.wait_for(lambda m: m["type"] == "state" and a.my_prompt() is not None)
+        listed = [t["id"] for t in (await http.get("/api/tables?status=playing")).json()]
+        assert table_id in listed  # Ann is there, thinking
+        await a.close()  # Ann leaves; nobody moves (no time limit), nobody is there
+        await asyncio.sleep(4)
+        listed = [t["id"] for t in (await http.get("/api/tables?status=playing")).json()]
+        assert table_id not in listed

@@ -6,6 +6,7 @@
 import { getLang, t, plural, typeset, listNames } from "./i18n.js";
 import { charName, theCard, ofCard } from "./characters.js";
 import { promptText, describeOptionFr } from "./prompt-text.js";
+import { iso } from "./common.js";
 
 const SEAT_KEYS = ["seat", "victim", "winner"];
 const COLOURS = ["red", "blue", "yellow"];
@@ -154,13 +155,24 @@ function timedOut(e, n) {
 
 /** The sentence of a table notice about a stand-in (a line of the table's feed, app.game.feed:
  *  {kind, seat, name, data}), or null for other kinds. */
+/** "0:30", "2:00": minutes and seconds. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export function noticeSentence(notice, nameOf) {
   const data = notice.data || {};
-  const name = notice.name || (typeof notice.seat === "number" ? nameOf(notice.seat) : "");
+  const name = notice.name ? iso(notice.name) : typeof notice.seat === "number" ? nameOf(notice.seat) : "";
   if (notice.kind === "back") return typeset(t("log.back", { name }));
+  if (notice.kind === "away") {
+    // Issue 18: "Ben left the table — a bot will play for them in 0:30."
+    const left = clock(Number(data.grace) || 0);
+    return typeset(t(data.auto ? "notice.away" : "notice.away_untimed", { name, t: left }));
+  }
   if (notice.kind !== "stand_in") return null;
   if (typeof data.by === "number") {
-    return typeset(t("log.stand_in_by", { name, by: data.by_name || nameOf(data.by) }));
+    return typeset(t("log.stand_in_by", { name, by: data.by_name ? iso(data.by_name) : nameOf(data.by) }));
   }
   return typeset(t("log.stand_in_auto", { name }));
 }

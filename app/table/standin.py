@@ -129,7 +129,7 @@ class StandIns:
                 player = next((p for p in table.players if p.seat == seat), None)
                 if player is None or player.stand_in or self.away_since(player) != since:
                     return
-                await self._start(seat, by=None)
+                await self._start(seat, by=None, away=True)
                 await room.send_table_now()
         except Exception as exc:  # the database is away: the next refresh tries again
             log.warning("no stand-in for seat %s of table %s: %r", seat, room.table_id, exc)
@@ -238,7 +238,7 @@ class StandIns:
         except Exception as exc:
             log.warning("seat %s of table %s not given back: %r", seat, room.table_id, exc)
 
-    async def _start(self, seat: int, *, by: int | None) -> None:
+    async def _start(self, seat: int, *, by: int | None, away: bool = False) -> None:
         room = self.room
         kind = room.hub.settings.default_bot_kind
         seed = str(new_seed())
@@ -247,7 +247,9 @@ class StandIns:
             giver = room.seat_info(by)
             by_name = giver.name if giver is not None else None
             # The table's feed (app.table.feed): stored, replayed on reconnection, in the log.
-            await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)
+            # `away`: the server's hand-over after the grace period (else after time-outs).
+            extra = {"away": True} if away else {}
+            await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name, **extra)
             await room.hub.bus.publish(room.table_id, None)
             room.bots.wake()
             log.info("a bot stands in for seat %s of table %s", seat, room.table_id)

@@ -174,7 +174,7 @@ export function noticeSentence(notice, nameOf) {
   if (typeof data.by === "number") {
     return typeset(t("log.stand_in_by", { name, by: data.by_name ? iso(data.by_name) : nameOf(data.by) }));
   }
-  return typeset(t("log.stand_in_auto", { name }));
+  return typeset(t(data.away ? "log.stand_in_away" : "log.stand_in_auto", { name }));
 }
 
 function choiceFr(e, n) {

@@ -191,6 +191,7 @@ export default {
   "log.timed_out_tiebreak": "Time ran out for {name}: no Silver in the tie-break.",
   "log.timed_out_choose": "Time ran out for {name}: the default choice is made.",
   "log.stand_in_by": "{by} handed {name}’s seat to a bot: a bot plays for {name} until they come back.",
+  "log.stand_in_away": "{name} stayed away: a bot plays for {name} until they come back.",
   "log.stand_in_auto": "{name} ran out of time twice in a row: a bot plays for {name} until they come back.",
   "log.back": "{name} is back and plays again.",
   // --- matchmaking queue (issue 8) ---

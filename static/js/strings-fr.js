@@ -192,6 +192,7 @@ export default {
   "log.timed_out_tiebreak": "Temps écoulé pour {name} : pas d’argent au départage.",
   "log.timed_out_choose": "Temps écoulé pour {name} : le choix par défaut est fait.",
   "log.stand_in_by": "{by} a confié la place de {name} à un robot : il joue pour {name} jusqu’à son retour.",
+  "log.stand_in_away": "{name} n’est pas revenu : un bot joue pour {name} jusqu’à son retour.",
   "log.stand_in_auto": "{name} a laissé passer le temps deux fois de suite : un robot joue pour {name} jusqu’à son retour.",
   "log.back": "{name} est de retour et rejoue.",
   // --- file d’attente (issue 8) ---

@@ -248,8 +248,10 @@ class StandIns:
             by_name = giver.name if giver is not None else None
             # The table's feed (app.table.feed): stored, replayed on reconnection, in the log.
             # `away`: the server's hand-over after the grace period (else after time-outs).
-            extra = {"away": True} if away else {}
-            await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name, **extra)
+            if away:
+                await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name, away=True)
+            else:
+                await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)
             await room.hub.bus.publish(room.table_id, None)
             room.bots.wake()
             log.info("a bot stands in for seat %s of table %s", seat, room.table_id)

@@ -86,7 +86,10 @@ function victimChoice(e, n) {
 const EN = {
   choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
     ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
-  turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${listNames(e.specials.map((c) => charName(c)))}` : ""}.`,
+  // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf" (issue 18).
+  turn_started: (e) => e.specials && e.specials.length
+    ? `Turn ${e.turn}: this turn’s special characters are ${listNames(e.specials.map(theCard))}.`
+    : e.template ? null : `Turn ${e.turn}.`,
   bids_revealed: (e, n) => `Bids for ${theCard(e.card)}: ${bidList(e.bids, n, withValue)}.`,
   tiebreak_started: (e, n) => `Tie at ${e.value} between ${listNames((e.seats || []).map(n))}: they bid Silver to break it.`,
   tiebreak_revealed: (e, n) => `Tie-break: ${bidList(e.bids, n, (b) => `${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`)}.`,

@@ -27,7 +27,7 @@ function seatStatus(seat) {
 
 /** The score as a die with its word under it: "2 points". */
 export function scoreEl(score) {
-  return h("span", { class: "score-box", "aria-label": t("table.points", { n: score }) },
+  return h("span", { class: "score-box", role: "img", "aria-label": t("table.points", { n: score }) },
     h("span", { class: "score-die", dataset: { score }, "aria-hidden": "true" }, String(score)),
     h("span", { class: "score-label", "aria-hidden": "true" }, t("table.points_word", { n: score })));
 }

@@ -93,6 +93,7 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
 
     # Within seconds, and well within the grace: his seat and the log say it in words.
     away = alice.locator(f"#seats [data-away-seat='{bob_seat}']")
+    expect(away).to_be_visible(timeout=DEFAULT_GRACE * 1000)
     expect(away).to_have_text(re.compile(r"^Bob left the table — a bot will play for them in 0:[0-2]\d$"),
                               timeout=DEFAULT_GRACE * 1000)
     notice = alice.locator("#log li.notice[data-notice=away]")

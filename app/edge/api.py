@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
+from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
     MAX_SEATS,
@@ -67,11 +68,23 @@ async def list_tables(
     return await queries.open_tables()
 
 
-@api.post("/quickplay", response_model=JoinOut, tags=["lobby"])
-async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
+@api.post(
+    "/quickplay",
+    response_model=JoinOut,
+    tags=["lobby"],
+    responses={204: {"description": "open_only: no open table waits for players"}},
+)
+async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut | Response:
     """Matchmaking: a seat at the public open table closest to full (of the size asked, if
-    any), else at a new public table. The seat is taken under the table's lock, like join."""
-    return await lobby.quickplay(name=body.name, seats=body.seats, open_only=body.open_only)
+    any), else at a new public table. The seat is taken under the table's lock, like join.
+    With `open_only`, no table is created: 204 when none waits (an answer, not an error: the
+    browser then queues)."""
+    try:
+        return await lobby.quickplay(name=body.name, seats=body.seats, open_only=body.open_only)
+    except ServiceError as exc:
+        if exc.code == Code.NO_OPEN_TABLE:
+            return Response(status_code=204)
+        raise
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])

@@ -153,15 +153,14 @@ async function join(name) {
   const size = $("#queue-size").value;
   // Issue 18: a public table already waiting for players (the fullest that fits) comes first;
   // the queue, and its bots, are for when there is none.
-  try {
-    const body = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };
-    const out = await api("POST", "/api/quickplay", { body });
+  // (204, no body: none waits.)
+  const body = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };
+  const out = await api("POST", "/api/quickplay", { body });
+  if (out && out.table_id) {
     saveSeat(out.table_id, { seat: out.seat, token: out.token, name });
     note(t("queue.matched"));
     window.location.assign(`/t/${encodeURIComponent(out.table_id)}`);
     return;
-  } catch (err) {
-    if (!(err instanceof ApiError && err.code === "no_open_table")) throw err;
   }
   const body = { name, size: size === "any" ? "any" : Number(size), bots_after: Number($("#queue-bots-after").value) };
   const out = await api("POST", "/api/queue", { body });

@@ -154,12 +154,12 @@ async function join(name) {
   // Issue 18: a public table already waiting for players (the fullest that fits) comes first;
   // the queue, and its bots, are for when there is none.
   // (204, no body: none waits.)
-  const body = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };
-  const out = await api("POST", "/api/quickplay", { body });
-  if (out && out.table_id) {
-    saveSeat(out.table_id, { seat: out.seat, token: out.token, name });
+  const ask = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };
+  const seated = await api("POST", "/api/quickplay", { body: ask });
+  if (seated && seated.table_id) {
+    saveSeat(seated.table_id, { seat: seated.seat, token: seated.token, name });
     note(t("queue.matched"));
-    window.location.assign(`/t/${encodeURIComponent(out.table_id)}`);
+    window.location.assign(`/t/${encodeURIComponent(seated.table_id)}`);
     return;
   }
   const body = { name, size: size === "any" ? "any" : Number(size), bots_after: Number($("#queue-bots-after").value) };

@@ -6,11 +6,13 @@ test_keyboard.py; the "sat down" lines after a reload: tests/browser/test_chat.p
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 
-from tests.browser.conftest import NewPage, Server
+from tests.browser.conftest import ARTIFACTS, NewPage, Server
 from tests.browser.driver import SeatDriver, seat_of, table_id_of
-from tests.browser.helpers import create_table, expect, join_by_invite
+from tests.browser.helpers import create_table, expect, join_by_invite, start_with_bots
 
 RTL = "مرحبا بالعالم"
 
@@ -126,3 +128,89 @@ def test_the_two_dwarfs_are_told_apart(server: Server, new_page: NewPage) -> Non
     )
     assert said["turn"] == "Turn 1: this turn’s special characters are the Dwarf (4) and the Dwarf (5)."
     assert said["labels"] == ["the Dwarf (4)", "the Dwarf (5)"]
+
+
+COUNT_NOTIFICATIONS = """
+  window.__notified = [];
+  const Real = window.Notification;
+  if (Real) {
+    class Counted extends Real {
+      constructor(title, options) { super(title, options); window.__notified.push(title); }
+    }
+    window.Notification = Counted;
+  }
+"""
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+  Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible", configurable: true});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_your_turn_blinks_the_title_and_notifies_while_the_page_is_hidden(
+    server: Server, new_page: NewPage
+) -> None:
+    kim = new_page("kim")
+    kim.add_init_script(COUNT_NOTIFICATIONS)
+    kim.context.grant_permissions(["notifications"], origin=server.url)
+    start_with_bots(kim, server, "Kim")
+    area = kim.locator("#action-area")
+    expect(area).to_have_attribute("data-state", "bid")
+    # The sound is off until chosen, and the choice is remembered.
+    sound = kim.locator("#alert-sound")
+    expect(sound).not_to_be_checked()
+    sound.check()
+    kim.locator("#alert-notify").check()
+    assert kim.evaluate("() => localStorage.getItem('dragonstones.sound')") == "1"
+    kim.reload()
+    expect(kim.locator("#alert-sound")).to_be_checked()
+    expect(kim.locator("#alert-notify")).to_be_checked()
+    expect(area).to_have_attribute("data-state", "bid")
+    assert kim.evaluate("() => window.__notified") == []
+    # Kim switches to another tab and bids nothing; her next move comes while the page is hidden.
+    kim.get_by_role("button", name="Bid nothing").click()
+    kim.evaluate(HIDE, True)
+    expect(area).to_have_attribute("data-state", re.compile("^(bid|tiebreak|choose)$"), timeout=30_000)
+    titles = set()
+    for _ in range(30):
+        titles.add(kim.title())
+        kim.wait_for_timeout(100)
+    assert {"▶▶ Your move!", "▶ Your move — Dragonstones"} <= titles, titles
+    assert kim.evaluate("() => window.__notified") == ["Your move!"]
+    # Back on the page: the title stops blinking.
+    kim.evaluate(HIDE, False)
+    kim.wait_for_timeout(1200)
+    assert kim.title() == "▶ Your move — Dragonstones"
+
+
+def test_the_phone_top_bar_stays_on_one_line_with_long_names(
+    server: Server, new_page: NewPage
+) -> None:
+    phone = new_page("phone", viewport={"width": 390, "height": 844}, is_mobile=True)
+    create_table(phone, server, "Ann")
+    table_id = table_id_of(phone)
+    long_name = "Wolfgang Amadeus Mozart Salzburg"
+    req = urllib.request.Request(f"{server.url}/api/tables/{table_id}/join", method="POST",
+                                 data=json.dumps({"name": long_name}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req, timeout=10).close()
+    phone.get_by_role("button", name="Add a bot").click()
+    expect(phone.locator("#waiting-seats li:not(.empty)")).to_have_count(3)
+    phone.get_by_role("button", name="Start the game").click()
+    phone.get_by_role("button", name="Bid nothing").click()
+    # Wolfgang never answers: the bar waits for him, by his whole name, on one line.
+    indicator = phone.locator("#turn-indicator")
+    expect(indicator).to_contain_text(long_name)
+    expect(indicator).to_have_attribute("title", re.compile(re.escape(long_name)))
+    phone.screenshot(path=str(ARTIFACTS / "phone-topbar.png"))
+    # One line: every part of the bar sits on the same row (it once grew to 2-3 lines).
+    boxes = [phone.locator(sel).bounding_box() for sel in (".topbar .brand", "#turn-indicator", "#countdown", ".topbar .lang-switch")]
+    middles = [b["y"] + b["height"] / 2 for b in boxes if b is not None]
+    assert len(middles) == 4 and max(middles) - min(middles) < 8, boxes
+    bar = phone.locator("header.topbar").bounding_box()
+    assert bar is not None and bar["height"] < 80, bar
+    for button in phone.locator("[data-lang-button]").all():  # "EN", not "E" over "N"
+        box = button.bounding_box()
+        assert box is not None and box["width"] > box["height"] * 0.9, box
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390

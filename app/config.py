@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     # the missed events one by one.
     max_event_gap: int = 2000
 
+    # The game row's `state` is a snapshot written every this many versions (and at the start
+    # and the end); in between only the action is stored, and loading replays the actions
+    # after the snapshot (app.game.store). 1: a snapshot with every action.
+    snapshot_every: int = Field(default=50, ge=1)
+
     # Postgres connection pool of each server process.
     db_pool_size: int = 10
     # No overflow: connections opened and closed under load cost more than waiting for one.

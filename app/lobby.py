@@ -328,6 +328,7 @@ class Lobby:
                     seed=str(seed),
                     seed_commitment=engine.view(state, None)["seed_commitment"],
                     state=engine.dumps(state),
+                    snapshot_version=0,
                     opening_events=opening,
                     version=0,
                     status="playing",

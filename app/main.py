@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             presence_stale=presence.stale,
         )
         hub.queries = queries
+        queries.live_state = hub.live_state
         hub.presence = presence
         app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub

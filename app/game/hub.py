@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.config import Settings
 from app.connections import CLOSE_RESTART
-from app.game.bus import LocalBus, PgBus, SqliteBus
+from app.game.bus import Carried, LocalBus, PgBus, SqliteBus
 from app.game.feed import sweep_feeds
 from app.game.feed_store import FeedStore
 from app.game.room import Room
@@ -88,14 +88,21 @@ class Hub:
     def live_games(self) -> int:
         return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.over)
 
+    def live_state(self, table_id: str) -> tuple[int, Any] | None:
+        """(version, state) of the game this process plays at the table, if it holds it."""
+        room = self.rooms.get(table_id)
+        game = room.game if room else None
+        return (game.version, game.state) if game is not None else None
+
     def online_seats(self, table_id: str) -> set[int]:
         room = self.rooms.get(table_id)
         return room.connected_seats() if room else set()
 
     # -- other processes -------------------------------------------------------------------------
 
-    def on_message(self, table_id: str, version: int | None) -> None:
-        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it."""
+    def on_message(self, table_id: str, version: int | None, carried: Carried | None = None) -> None:
+        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it
+        (with the action the notification carries, when it does)."""
         room = self.rooms.get(table_id)
         if room is None or self.closed:
             return
@@ -104,7 +111,7 @@ class Hub:
             game.version, game.committing
         ):
             return  # our own commit (maybe not yet answered), or already caught up
-        self._spawn(self._catch_up(table_id, version))
+        self._spawn(self._catch_up(table_id, version, carried))
 
     def on_chat(self, table_id: str, seq: int) -> None:
         """A line of a table's feed was stored somewhere: deliver it if we hold the table."""
@@ -112,7 +119,9 @@ class Hub:
         if room is not None and not self.closed:
             room.feed.heard(seq)
 
-    async def _catch_up(self, table_id: str, version: int | None) -> None:
+    async def _catch_up(
+        self, table_id: str, version: int | None, carried: Carried | None = None
+    ) -> None:
         if table_id not in self.rooms:
             return
         lobby = version is None
@@ -122,7 +131,10 @@ class Hub:
                     # Our own commit: its notification can arrive before the committing task
                     # has taken its answer.
                     return
-                await room.catch_up()
+                if carried is not None and version is not None:
+                    await room.apply_remote(version, carried)
+                else:
+                    await room.catch_up()
                 if lobby:
                     room.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.

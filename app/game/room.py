@@ -20,7 +20,8 @@ import engine
 from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.game.bots import BotSeats
-from app.game.clock import Clock, plan
+from app.game.bus import Carried
+from app.game.clock import Clock, Deadline, plan
 from app.game.feed import Feed
 from app.game.outbound import LiveGame, state_frame
 from app.game.standin import StandIns
@@ -98,13 +99,14 @@ class Room:
             # A game started before the opening was stored: engine.start is deterministic.
             opening = engine.start(players=stored.players, seed=int(stored.seed))[1]
         events = [opening] + [e for _v, _s, _a, e in stored.actions]
-        # events[v] must be version v's: the log is gap-free up to the snapshot's version.
+        # events[v] must be version v's: the log is gap-free up to the game's version.
         assert [v for v, *_ in stored.actions] == list(range(1, stored.version + 1))
+        state = stored.current_state()  # the snapshot and the actions after it
         self.game = LiveGame(
             id=stored.id,
             table_id=stored.table_id,
             players=stored.players,
-            state=engine.loads(stored.state),
+            state=state,
             version=stored.version,
             over=stored.over,
             events=events,
@@ -245,7 +247,11 @@ class Room:
                     action=action,
                     action_id=action_id,
                     events=events,
-                    state=engine.dumps(new_state),
+                    # The whole state only every SNAPSHOT_EVERY versions and at the end: the
+                    # action row is what makes the action durable.
+                    state=engine.dumps(new_state)
+                    if over or version % self.hub.settings.snapshot_every == 0
+                    else None,
                     winner=engine.winner(new_state),
                     over=over,
                     now=now,
@@ -303,6 +309,31 @@ class Room:
                 self.publish()
             return
         rows = await self.hub.store.since(game.id, game.version)
+        await self._replay(rows)
+
+    async def apply_remote(self, version: int, carried: Carried) -> None:
+        """Another process committed `version` and its notification carried the action (and
+        the deadline stored with it): replay it without reading it back, or read what is
+        missing when it does not follow this room's version. Call with the lock held."""
+        game = self.game
+        if game is None or version != game.version + 1:
+            await self.catch_up()
+            return
+        at, key = carried.deadline_at, carried.deadline_key
+        await self._replay(
+            [(version, carried.seat, carried.action_id, carried.action, carried.events)],
+            deadline=Deadline(key, at) if at is not None and key is not None else None,
+        )
+
+    async def _replay(
+        self,
+        rows: list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]],
+        deadline: Deadline | str | None = "read",
+    ) -> None:
+        """Apply actions another process committed; `deadline`: the one stored with the last
+        of them, or "read" to read it from the game row."""
+        game = self.game
+        assert game is not None
         if not rows:
             return
         if [v for v, *_ in rows] != list(range(game.version + 1, game.version + 1 + len(rows))):
@@ -325,7 +356,10 @@ class Room:
             return
         game.state, game.version = state, rows[-1][0]
         game.over = engine.is_over(state)
-        await self.clock.caught_up()
+        if isinstance(deadline, str):
+            await self.clock.caught_up()
+        else:
+            game.deadline = deadline
         self._moved_on(was_over=was_over)
 
     # -- sockets ---------------------------------------------------------------------------------

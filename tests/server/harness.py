@@ -29,7 +29,9 @@ from websockets.exceptions import ConnectionClosed
 import engine
 import engine.bots
 from app.config import Settings
+from app.db import Database as AppDatabase
 from app.db import make_engine
+from app.game.store import GameStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -386,6 +388,30 @@ async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
     try:
         async with engine_.connect() as conn:
             return list((await conn.execute(text(sql), params)).all())
+    finally:
+        await engine_.dispose()
+
+
+async def loaded_state(db: Database, table_id: str) -> tuple[int, Any]:
+    """(version, state) of the table's game as a server loads it: the stored snapshot and the
+    actions after it replayed (app.game.store; `games.state` is only a snapshot)."""
+    settings = Settings(database_url=db.url, database_schema=db.schema)
+    store = GameStore(AppDatabase(settings, db.url), "unused")
+    try:
+        stored = await store.load(table_id)
+    finally:
+        await store.close()
+        await store.db.dispose()
+    assert stored is not None, f"table {table_id} has no game"
+    return stored.version, stored.current_state()
+
+
+async def db_execute(db: Database, sql: str, **params: Any) -> None:
+    """One write, committed."""
+    engine_ = make_engine(Settings(database_url=db.url, database_schema=db.schema), db.url)
+    try:
+        async with engine_.begin() as conn:
+            await conn.execute(text(sql), params)
     finally:
         await engine_.dispose()
 

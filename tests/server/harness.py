@@ -28,10 +28,10 @@ from websockets.exceptions import ConnectionClosed
 
 import engine
 import engine.bots
-from app.config import Settings
-from app.db import Database as AppDatabase
-from app.db import make_engine
-from app.game.store import GameStore
+from app.core.config import Settings
+from app.store.db import Database as AppDatabase
+from app.store.db import make_engine
+from app.store.games import GameStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -394,7 +394,7 @@ async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
 
 async def loaded_state(db: Database, table_id: str) -> tuple[int, Any]:
     """(version, state) of the table's game as a server loads it: the stored snapshot and the
-    actions after it replayed (app.game.store; `games.state` is only a snapshot)."""
+    actions after it replayed (app.store.games; `games.state` is only a snapshot)."""
     settings = Settings(database_url=db.url, database_schema=db.schema)
     store = GameStore(AppDatabase(settings, db.url), "unused")
     try:

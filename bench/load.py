@@ -544,6 +544,8 @@ class Client:
 
         async def storm() -> dict[str, float]:
             idle = await idle_rate()
+            print(f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr,
+                  flush=True)
             cpu0, t0 = cpu_seconds(pids), now()
             sockets = await asyncio.gather(*(one(*seat) for seat in seats))
             cpu1, t1 = cpu_seconds(pids), now()

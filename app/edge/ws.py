@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -32,6 +33,9 @@ from app.core.messages import (
 from app.core.schemas import ID_PATTERN
 from app.edge.admission import Admission, Refused
 from app.edge.ratelimit import client_address, parse_proxies
+from app.store import arrivals
+from app.store.arrivals import Arrival
+from app.store.models import utcnow
 from app.store.queries import Queries
 from app.table.connections import (
     CLOSE_NORMAL,
@@ -120,11 +124,35 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                 CLOSE_POLICY,
             )  # fmt: skip
             return
+    arrival: Arrival | None = None
     try:
         seat_id: int | None = None
-        if token is not None:
+        if not hub.store.db.sqlite and (token is not None or not _held(hub, table_id)):
+            # Postgres: one statement (app.store.arrivals); the table only if not in memory.
+            held = hub.peek(table_id)
+            want = held is None or not held.rows_fresh()
+            arrival = (
+                await arrivals.arrive(hub.store, table_id, token, utcnow(), want,
+                                      held.tell() if held else f"{table_id}:@{hub.bus.origin}",
+                                      time.monotonic())
+                if token is not None
+                else await arrivals.look(hub.store, table_id, time.monotonic())
+            )  # fmt: skip
+            seat, name, seat_id = arrival.seat, arrival.name, arrival.seat_id
+            if token is None and arrival.rows is not None and arrival.rows.table.status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
+        elif token is not None:
             seat_row = await queries.seat_for_token(table_id, token)
             seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
+        elif _held(hub, table_id):
+            # A spectator of a table held in memory: no database read.
+            if hub.rooms[table_id].table_status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
+            seat, name = None, None
         else:
             if (await queries.table(table_id)).status == "closed":
                 raise ServiceError(
@@ -158,7 +186,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
-        await room.connect(conn, since)
+        await room.connect(conn, since, arrival)
         await room.feed.join(conn, chat_since, ws.query_params.get("viewer"))
         while not conn.closing:
             frame = await ws.receive()
@@ -197,6 +225,12 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             await asyncio.wait_for(writer, timeout=5)
         except (TimeoutError, asyncio.CancelledError):
             writer.cancel()
+
+
+def _held(hub: Hub, table_id: str) -> bool:
+    """The table's room holds its table, fresh, in memory (a spectator needs no read)."""
+    room = hub.peek(table_id)
+    return room is not None and room.table_frame is not None and room.rows_fresh()
 
 
 def _since(raw: str) -> int | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +64,8 @@ def parse(payload: str) -> tuple[str, int | None, Carried | None] | None:
     table_id, sep, rest = payload.partition(":")
     if not sep or not table_id:
         return None
-    if not rest:
+    if not rest or rest.startswith("@"):
+        # A lobby or presence change (`'<table_id>:@<origin>'`: the process it came from).
         return table_id, None, None
     version, _sep, body = rest.partition(":")
     try:
@@ -95,6 +97,7 @@ class LocalBus:
 
     def __init__(self) -> None:
         self.handler: Handler | None = None
+        self.origin = secrets.token_hex(6)  # this process, in payloads it ignores
         # One process: the feed delivers its own lines itself; nothing to hear.
         self.on_chat: ChatHandler | None = None
 
@@ -165,6 +168,10 @@ class PgBus:
         self.server_settings = server_settings
         self._notify = notify  # (channel, payload) -> sent through the pool
         self.handler: Handler | None = None
+        # This process: `'<table_id>:@<origin>'` is a presence change it made and already
+        # shows (app.table.room); the other processes read the table again.
+        self.origin = secrets.token_hex(6)
+        self._own = f":@{self.origin}"
         self.on_chat: ChatHandler | None = None  # set by the hub
         self.on_reconnect: Callable[[], None] = lambda: None
         self.task: asyncio.Task[None] | None = None
@@ -184,6 +191,8 @@ class PgBus:
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()
+        if payload.endswith(self._own):
+            return
         chat = parse_chat(payload)
         if chat is not None:
             if self.on_chat is not None:

@@ -186,7 +186,7 @@ class GameStore:
             self._pool = None
 
     @contextlib.asynccontextmanager
-    async def _pg(self) -> AsyncIterator[Any]:
+    async def pg(self) -> AsyncIterator[Any]:
         """A connection of the action path's pool (no transaction: each statement commits by
         itself). asyncpg discards a connection that failed instead of handing it out again."""
         if self._pool is None:
@@ -263,7 +263,7 @@ class GameStore:
                     .order_by(ActionRow.version)
                 )
                 return [(v, s, a, act, e) for v, s, a, act, e in rows]
-        async with self._pg() as pg:
+        async with self.pg() as pg:
             records = await pg.fetch(_PG_SINCE, game_id, after)
         return [
             (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
@@ -379,7 +379,7 @@ class GameStore:
     async def _commit_pg(self, c: Commit) -> None:
         action_text = orjson.dumps(c.action).decode()
         events_text = orjson.dumps(c.events).decode()
-        async with self._pg() as pg:
+        async with self.pg() as pg:
             committed = await pg.fetchrow(
                 _PG_COMMIT,
                 c.state,

@@ -36,6 +36,7 @@ import hashlib
 import logging
 import re
 import secrets
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -97,6 +98,10 @@ class Feed:
         self.lock = asyncio.Lock()  # deliveries in number order; not the game's lock
         self.viewers: dict[Connection, Viewer] = {}
         self.last: int | None = None  # the last line delivered here (None: none yet)
+        # Lines delivered here, newest last, each of them from number `held_after` + 1 on: a
+        # socket joining while others are here is sent its lines from memory (issue 17).
+        self.recent: deque[Line] = deque()
+        self.held_after = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -121,6 +126,12 @@ class Feed:
             label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
         )
         async with self.lock:
+            held = self._from_memory(since, viewer.channels())
+            if held is not None:
+                viewer.cursor = self.last or 0
+                conn.send(ChatLinesOut(lines=[line.out() for line in held], last=viewer.cursor))
+                self.viewers[conn] = viewer
+                return
             try:
                 newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
                 if since is not None and 0 <= since <= newest:
@@ -142,7 +153,26 @@ class Feed:
             viewer.cursor = newest
             if self.last is None:
                 self.last = newest
+                self.recent.clear()
+                self.held_after = newest
             self.viewers[conn] = viewer
+
+    def _from_memory(self, since: int | None, channels: tuple[str, ...]) -> list[Line] | None:
+        """The lines a joining socket is sent, from the lines delivered here (the same as the
+        database would give up to the last line delivered; newer ones follow as delivered), or
+        None when memory does not hold them all."""
+        if self.last is None:
+            return None
+        settings = self.room.hub.settings
+        newest = self.last
+        if since is not None and 0 <= since <= newest:
+            after, limit = since, settings.chat_replay_max
+        else:
+            after, limit = 0, settings.chat_replay_lines
+        lines = [line for line in self.recent if line.id > after and line.channel in channels]
+        if after < self.held_after and len(lines) < limit:
+            return None  # some are older than what memory holds
+        return lines[-limit:] if limit > 0 else []
 
     def leave(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
@@ -298,6 +328,10 @@ class Feed:
                 if viewer.sees(line.channel):
                     frame = frame or ChatOut(line=line.out()).model_dump_json()
                     viewer.conn.send_text(frame)
+            if self.last is not None and line.id == self.last + 1:
+                self.recent.append(line)
+                if len(self.recent) > self.room.hub.settings.chat_replay_max:
+                    self.held_after = self.recent.popleft().id
             self.last = max(self.last or 0, line.id)
 
     def close(self) -> None:

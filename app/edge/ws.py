@@ -134,7 +134,10 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             arrival = (
                 await arrivals.arrive(hub.store, table_id, token, utcnow(), want,
                                       held.tell() if held else f"{table_id}:@{hub.bus.origin}",
-                                      time.monotonic())
+                                      time.monotonic(),
+                                      # the feed's last lines, unless its memory has them
+                                      0 if held is not None and held.feed.last is not None
+                                      else settings.chat_replay_lines)
                 if token is not None
                 else await arrivals.look(hub.store, table_id, time.monotonic())
             )  # fmt: skip
@@ -187,7 +190,11 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
         await room.connect(conn, since, arrival)
-        await room.feed.join(conn, chat_since, ws.query_params.get("viewer"))
+        await room.feed.join(
+            conn, chat_since, ws.query_params.get("viewer"),
+            arrival.chat_last if arrival is not None else None,
+            arrival.chat if arrival is not None else None,
+        )
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":

@@ -19,6 +19,7 @@ import orjson
 
 from app.core.errors import Code, ServiceError
 from app.core.security import hash_token
+from app.store.feeds import Line
 from app.store.games import GameStore
 
 # The table, its seats and its game as JSON (null where there is none). Read in the same
@@ -41,6 +42,10 @@ WITH s AS (
 )
 SELECT s.id, s.seat, s.name,
        EXISTS (SELECT 1 FROM games WHERE table_id = $1) AS has_game,
+       (SELECT max(seq) FROM table_messages WHERE table_id = $1) AS chat_last,
+       CASE WHEN $7 > 0 THEN (SELECT json_agg(m ORDER BY m.seq) FROM (
+           SELECT seq, channel, seat, name, text, kind, data, created_at FROM table_messages
+           WHERE table_id = $1 ORDER BY seq DESC LIMIT $7) m) END AS chat_json,
        CASE WHEN $4 THEN pg_notify($5, $6) END AS told,
        {table}
 FROM s
@@ -55,7 +60,8 @@ SELECT EXISTS (SELECT 1 FROM tables WHERE id = $1) AS table_exists,
 """
 
 _LOOK = f"""
-SELECT EXISTS (SELECT 1 FROM games WHERE table_id = $1) AS has_game, {_TABLE}
+SELECT EXISTS (SELECT 1 FROM games WHERE table_id = $1) AS has_game,
+       (SELECT max(seq) FROM table_messages WHERE table_id = $1) AS chat_last, {_TABLE}
 """
 
 _DEPART = """
@@ -85,6 +91,9 @@ class Arrival:
     name: str | None
     has_game: bool
     rows: TableRows | None  # None when not asked for
+    chat_last: int = 0  # the table feed's last line number (app.table.feed), 0: none yet
+    # Its last lines (as many as asked for, all channels), when asked for.
+    chat: list[Line] | None = None
 
 
 _STAMPS = ("created_at", "updated_at", "joined_at", "away_since", "seen_at")
@@ -110,18 +119,28 @@ def _rows(record: Any, read_at: float) -> TableRows | None:
     )
 
 
+def _chat(record: Any) -> list[Line] | None:
+    if record["chat_json"] is None:
+        return None if record["chat_last"] else []
+    return [
+        Line(m["seq"], m["channel"], m["seat"], m["name"], m["text"], m["kind"], m["data"],
+             datetime.fromisoformat(m["created_at"]))
+        for m in orjson.loads(record["chat_json"])
+    ]  # fmt: skip
+
+
 async def arrive(
     store: GameStore, table_id: str, token: str, now: datetime, want_table: bool,
-    tell: str | None, read_at: float,
+    tell: str | None, read_at: float, chat_lines: int = 0,
 ) -> Arrival:
     """A seat's socket arrives: check its token (a ServiceError as Queries.seat_for_token
     raises), write it online and the table active, NOTIFY `tell` on the store's channel when
-    given, and read the table when `want_table`."""
+    given, read the table when `want_table` and the feed's last `chat_lines` lines."""
     digest = hash_token(token)
     async with store.pg() as pg:
         record = await pg.fetchrow(
             _ARRIVE_READ if want_table else _ARRIVE_ALONE,
-            table_id, digest, now, tell is not None, store.channel, tell or "",
+            table_id, digest, now, tell is not None, store.channel, tell or "", chat_lines,
         )  # fmt: skip
         if record is None:
             why = await pg.fetchrow(_WHY, table_id, digest)
@@ -137,7 +156,10 @@ async def arrive(
         for seat in rows.seats:
             if seat.id == record["id"]:
                 seat.away_since, seat.seen_at = None, now
-    return Arrival(record["id"], record["seat"], record["name"], record["has_game"], rows)
+    return Arrival(
+        record["id"], record["seat"], record["name"], record["has_game"], rows,
+        record["chat_last"] or 0, _chat(record) if chat_lines > 0 else None,
+    )
 
 
 async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
@@ -147,7 +169,7 @@ async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
     rows = _rows(record, read_at)
     if rows is None:
         raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
-    return Arrival(None, None, None, record["has_game"], rows)
+    return Arrival(None, None, None, record["has_game"], rows, record["chat_last"] or 0)
 
 
 async def depart(

@@ -110,9 +110,14 @@ class Feed:
 
     # -- sockets ---------------------------------------------------------------------------------
 
-    async def join(self, conn: Connection, since: int | None, viewer_key: str | None) -> None:
+    async def join(
+        self, conn: Connection, since: int | None, viewer_key: str | None,
+        newest: int | None = None, lines: list[Line] | None = None,
+    ) -> None:
         """A socket joined the table (after its hello): send it the lines after `since`, or the
-        last lines, then every new line."""
+        last lines, then every new line. `newest`: the feed's last line number, when the
+        socket's arrival read it (app.store.arrivals), with its last `lines` (all channels, as
+        many as `chat_replay_lines`, or None): then no read is needed."""
         settings = self.room.hub.settings
         spectator = conn.seat is None
         viewer = Viewer(
@@ -126,6 +131,12 @@ class Feed:
             label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
         )
         async with self.lock:
+            if newest is not None and lines is not None and self.last is None:
+                # The last lines as the socket's arrival read them: memory from there on.
+                self.last = newest
+                self.recent = deque(lines)
+                full = len(lines) >= self.room.hub.settings.chat_replay_lines
+                self.held_after = lines[0].id - 1 if full and lines else 0
             held = self._from_memory(since, viewer.channels())
             if held is not None:
                 viewer.cursor = self.last or 0

@@ -528,14 +528,26 @@ class Client:
 
         await asyncio.gather(*(make(n) for n in range(tables)))
 
+        retried = [0]
+
         async def one(n: int, table_id: str, token: str) -> Any:
+            """Connected with its table frame; a refusal (1013: the server is overloaded) is
+            retried after a second, as the client does, and counted."""
+            from websockets.exceptions import ConnectionClosed
+
             server = self.servers[n % len(self.servers)]
-            ws = await connect(f"{server['ws']}/ws/tables/{table_id}?token={token}",
-                               max_size=2**22, open_timeout=300, close_timeout=5,
-                               local_addr=(source_address(n), 0))
-            while json.loads(await ws.recv()).get("type") != "table":
-                pass
-            return ws
+            for _ in range(30):
+                try:
+                    ws = await connect(f"{server['ws']}/ws/tables/{table_id}?token={token}",
+                                       max_size=2**22, open_timeout=300, close_timeout=5,
+                                       local_addr=(source_address(n), 0))
+                    while json.loads(await ws.recv()).get("type") != "table":
+                        pass
+                    return ws
+                except (ConnectionClosed, OSError, TimeoutError):
+                    retried[0] += 1
+                    await asyncio.sleep(1.0)
+            raise RuntimeError("a handshake was refused 30 times")
 
         async def idle_rate() -> float:
             c0, t0 = cpu_seconds(pids), now()
@@ -543,6 +555,7 @@ class Client:
             return (cpu_seconds(pids) - c0) / (now() - t0)
 
         async def storm() -> dict[str, float]:
+            retried[0] = 0
             idle = await idle_rate()
             print(f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr,
                   flush=True)
@@ -566,7 +579,7 @@ class Client:
             return {"sockets": n, "wall_s": t1 - t0, "cpu_s": cpu1 - cpu0,
                     "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
                     "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
-                    "idle_cpu_share": idle}
+                    "idle_cpu_share": idle, "retried": retried[0]}
 
         first = await storm()
         again = await storm()
@@ -578,7 +591,7 @@ class Client:
         handshakes = await self.handshakes() if cfg.get("handshake_tables") else None
         if not cfg["games"]:
             return {"handshakes": handshakes}
-        setup = asyncio.Semaphore(8)
+        setup = asyncio.Semaphore(8 if cfg["games"] <= 200 else 32)  # many games: set up faster
         tables = [asyncio.create_task(self.table(n, setup)) for n in range(cfg["games"])]
         watchdog = asyncio.create_task(self.watchdog())
         setup_began = now()
@@ -600,6 +613,7 @@ class Client:
         cpu0, own0 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
         STATS.start = now()
         STATS.end = STATS.start + cfg["seconds"]
+        print(f"window: measuring for {cfg['seconds']:g} s", file=sys.stderr, flush=True)
         next_pg = STATS.start + 1.0
         while now() < STATS.end:
             samples.append(rss_mib(pids))
@@ -699,7 +713,8 @@ def report_handshakes(args: argparse.Namespace, hs: dict[str, Any] | None) -> No
               f"{r['cpu_ms_per_handshake']:.2f} ms per handshake until every socket had its "
               f"table ({r['cpu_s']:.2f} CPU s, wall {r['wall_s']:.2f} s); "
               f"{r['cpu_ms_per_handshake_until_quiet']:.2f} ms until the server was quiet "
-              f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted)")
+              f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted); "
+              f"refused and retried: {r['retried']}")
 
 
 def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:

@@ -497,7 +497,7 @@ class Room:
             self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
             if conn.seat is not None and conn.seat not in self.connected_seats():
                 if (
-                    self.table_rows is not None and not self.hub.store.db.sqlite
+                    self.rows_fresh() and not self.hub.store.db.sqlite
                     and conn.seat_row is not None and self.hub.presence is not None
                     and not self.hub.closed
                 ):

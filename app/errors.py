@@ -43,6 +43,7 @@ class Code(StrEnum):
     NOT_ENOUGH_SEATS = "not_enough_seats"
     SEATS_EMPTY = "seats_empty"
     NAME_TAKEN = "name_taken"
+    INVALID_NAME = "invalid_name"
     CONFLICT = "conflict"
     DUPLICATE_ACTION_ID = "duplicate_action_id"
     UNAVAILABLE = "unavailable"
@@ -183,7 +184,13 @@ def install(app: FastAPI) -> None:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
         )
-        return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
+        # A name the server refuses (app.names) has its own code; anything else does not fit.
+        code = (
+            Code.INVALID_NAME
+            if any(err["type"] == "invalid_name" for err in exc.errors())
+            else Code.INVALID_REQUEST
+        )
+        return JSONResponse(error_body(code, problems), status_code=422)
 
     async def _outage(_request: Request, exc: Exception) -> JSONResponse:
         log.warning("database unavailable: %s", _short(exc))

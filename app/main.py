@@ -24,8 +24,10 @@ from app.limits import BodyLimit
 from app.lobby import Lobby
 from app.metrics import CONTENT_TYPE, Metrics
 from app.presence import Presence
+from app.published import Published
 from app.queries import Queries
 from app.ratelimit import HttpRateLimit
+from app.replica import ReplicaHeader, replica_name
 from app.ws import router as ws_router
 
 log = logging.getLogger("dragonstones")
@@ -100,6 +102,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.published = Published(
+        settings.replay_cache_bytes, lambda kind: metrics.documents.labels(kind).inc()
+    )
     errors.install(app)
 
     @app.get("/metrics", include_in_schema=False)
@@ -108,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(ReplicaHeader, name=replica_name(settings.replica_name))
     app.add_middleware(KeepTransport)
     # Outermost: a flood is refused before its body is read.
     app.add_middleware(
@@ -115,6 +121,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rate=settings.http_rate_per_second,
         burst=settings.http_rate_burst,
         trusted_proxies=settings.trusted_proxies,
+        read_rate=settings.read_rate_per_second,
+        read_burst=settings.read_rate_burst,
     )
     app.include_router(api)
     app.include_router(ws_router)

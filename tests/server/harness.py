@@ -75,6 +75,10 @@ class ServerProcess:
             "HTTP_RATE_PER_SECOND": "1000",
             "HTTP_RATE_BURST": "2000",
             "MAX_SOCKETS_PER_ADDRESS": "1000",
+            "READ_RATE_PER_SECOND": "1000",
+            "READ_RATE_BURST": "2000",
+            "SOCKET_RATE_PER_SECOND": "1000",
+            "SOCKET_RATE_BURST": "2000",
             **settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None

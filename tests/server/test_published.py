@@ -1,0 +1,182 @@
+"""Issue 20: a finished game's replay and record are computed once, served with cache headers and
+an ETag (304 on If-None-Match), and reads that cost are limited per address, so that flooding
+the replay of a long game from one address does not slow another table down."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tests.server.harness import (
+    Database,
+    SeatClient,
+    ServerProcess,
+    add_bots,
+    bot_strategy,
+    create_table,
+    join,
+    start,
+    wait_game_over,
+)
+
+ServerFactory = Callable[..., ServerProcess]
+# Four threads asking for one URL in a loop until interrupted; prints every status code.
+FLOOD = """
+import sys, threading, httpx
+codes, stop = [], threading.Event()
+def ask():
+    with httpx.Client(timeout=60) as http:
+        while not stop.is_set():
+            codes.append(http.get(sys.argv[1]).status_code)
+threads = [threading.Thread(target=ask) for _ in range(4)]
+for t in threads: t.start()
+try:
+    stop.wait()
+except KeyboardInterrupt:
+    stop.set()
+for t in threads: t.join()
+print(*codes)
+"""
+# The production limit on costly reads (the harness raises it for other tests).
+PRODUCTION_READS = {"READ_RATE_PER_SECOND": "3", "READ_RATE_BURST": "30"}
+
+
+@dataclass(eq=False)
+class TimedClient(SeatClient):
+    """A scripted person who notes how long each action waits for its ack."""
+
+    sent_at: dict[str, float] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+
+    async def send_action(self, action: dict[str, Any], action_id: str | None = None) -> str:
+        self.counter += 1
+        action_id = action_id or f"s{self.seat}-{self.counter}"
+        self.sent_at[action_id] = time.perf_counter()
+        return await super().send_action(action, action_id)
+
+    def _absorb(self, m: dict[str, Any]) -> None:
+        if m.get("type") == "ack" and m["action_id"] in self.sent_at:
+            self.latencies.append(time.perf_counter() - self.sent_at.pop(m["action_id"]))
+        super()._absorb(m)
+
+
+async def play_a_game(server: ServerProcess, seats: int, seed: int) -> tuple[str, list[float]]:
+    """One person and bots play a whole game; (game id, the person's action→ack latencies)."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        table_id = await create_table(http, seats)
+        person = await join(http, table_id, "Ann")
+        await add_bots(http, person, seats - 1)
+        await start(http, person)
+        client = TimedClient(
+            server.ws, table_id, person.token, person.seat, bot_strategy("heuristic", seed)
+        )
+        await client.connect()
+        await client.play_until_over(timeout=300)
+        await client.close()
+        table = await wait_game_over(http, table_id)
+    return str(table["game_id"]), client.latencies
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+async def test_a_finished_game_is_computed_once_and_cached_for_good(
+    database: Database, server_factory: ServerFactory
+) -> None:
+    server = server_factory(database)
+    game_id, _ = await play_a_game(server, 3, seed=5)
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        for path in (f"/api/games/{game_id}/replay", f"/api/games/{game_id}"):
+            # Eight at once on a cold process: one computation.
+            answers = await asyncio.gather(*(http.get(path) for _ in range(8)))
+            assert {r.status_code for r in answers} == {200}
+            assert len({r.content for r in answers}) == 1
+            first = answers[0]
+            assert first.headers["cache-control"] == "public, max-age=31536000, immutable"
+            etag = first.headers["etag"]
+            assert re.fullmatch(r'"[0-9a-f]{32}"', etag), etag
+            assert {r.headers["etag"] for r in answers} == {etag}
+            assert first.json()["id"] == game_id
+            # The copy the client has is still good: 304, no body.
+            for header in (etag, f"W/{etag}", f'"something-else", {etag}', "*"):
+                again = await http.get(path, headers={"If-None-Match": header})
+                assert again.status_code == 304, header
+                assert again.content == b"" and again.headers["etag"] == etag
+                assert "immutable" in again.headers["cache-control"]
+            changed = await http.get(path, headers={"If-None-Match": '"not-this-one"'})
+            assert changed.status_code == 200 and changed.content == first.content
+        metrics = (await http.get("/metrics")).text
+        computed = dict(
+            re.findall(r'dragonstones_game_documents_computed_total\{kind="(\w+)"\} ([0-9.]+)', metrics)
+        )
+        assert computed == {"replay": "1.0", "record": "1.0"}, computed
+        # A game not over is not cached (nor published): asked again, still refused.
+        table_id = await create_table(http, 3)
+        host = await join(http, table_id, "Host")
+        await add_bots(http, host, 2)
+        playing = (await start(http, host))["game_id"]
+        for _ in range(2):
+            r = await http.get(f"/api/games/{playing}/replay")
+            assert (r.status_code, r.json()["detail"]["code"]) == (409, "not_over")
+            assert "cache-control" not in r.headers
+
+
+async def test_costly_reads_have_a_limit_of_their_own(
+    sqlite_db: Database, server_factory: ServerFactory
+) -> None:
+    server = server_factory(sqlite_db, **PRODUCTION_READS, HTTP_RATE_BURST="5")
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        codes = [(await http.get("/api/tables")).status_code for _ in range(40)]
+        assert codes[:30] == [200] * 30 and codes.count(429) >= 8, codes
+        refused = await http.get("/api/tables?status=playing")
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        assert refused.json()["detail"]["code"] == "rate_limited"
+        assert (await http.get("/api/games/no-such-game")).status_code == 429
+        # One table, the page's own reads and the changing calls are not in that bucket.
+        table_id = await create_table(http, 3)
+        assert (await http.get(f"/api/tables/{table_id}")).status_code == 200
+        assert (await http.get("/healthz")).status_code == 200
+
+
+async def test_a_replay_flood_does_not_slow_another_table(
+    sqlite_db: Database, server_factory: ServerFactory
+) -> None:
+    server = server_factory(sqlite_db, **PRODUCTION_READS)
+    # A long finished game: six seats.
+    long_game, _ = await play_a_game(server, 6, seed=11)
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        size = len((await http.get(f"/api/games/{long_game}/replay")).content)
+
+    # The same kind of game at another table, without and then with the flood.
+    _, quiet = await play_a_game(server, 3, seed=3)
+    # The flood comes from another process (an attacker's machine), four requests at a time.
+    flooder = subprocess.Popen(
+        [sys.executable, "-c", FLOOD, f"{server.http}/api/games/{long_game}/replay"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        await asyncio.sleep(0.5)
+        _, flooded = await play_a_game(server, 3, seed=3)
+    finally:
+        flooder.send_signal(signal.SIGINT)
+        out, _ = flooder.communicate(timeout=30)
+    answered = [int(code) for code in out.split()]
+    print(
+        f"replay of {size / 1e6:.2f} MB; action→ack p99 without the flood "
+        f"{p99(quiet) * 1000:.1f} ms ({len(quiet)} actions), with it {p99(flooded) * 1000:.1f} ms "
+        f"({len(flooded)} actions); flood answers: {answered.count(200)}×200, "
+        f"{answered.count(429)}×429"
+    )
+    assert answered.count(200) >= 4 and answered.count(429) > 0, answered
+    assert p99(flooded) <= 2 * p99(quiet), (p99(quiet), p99(flooded))

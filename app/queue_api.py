@@ -48,9 +48,10 @@ from app.messages import (
     QueueLeftOut,
     queue_client_message,
 )
+from app.metrics import Metrics
 from app.ratelimit import client_address, parse_proxies
 from app.schemas import ID_PATTERN, JoinQueue, TicketOut
-from app.ws import CLOSE_TOO_MANY, _admission, _refuse
+from app.ws import BROKEN_FRAMING, CLOSE_TOO_MANY, _admission, _refuse, protocol_error
 
 log = logging.getLogger("dragonstones.queue")
 
@@ -213,7 +214,7 @@ async def queue_socket(ws: WebSocket) -> None:
         with admission.hold(address, "queue", spectator=False):
             await _serve(ws, service)
     except Refused as exc:
-        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+        await _refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
 
 
 async def _serve(ws: WebSocket, service: QueueService) -> None:
@@ -238,6 +239,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
     )
+    conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
@@ -247,6 +249,9 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
+                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+                if broken:
+                    protocol_error(ws.app.state.metrics, conn, broken)
                 break
             raw = frame.get("text")
             if raw is None:
@@ -259,7 +264,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
                 conn.send(ErrorOut(code=Code.MESSAGE_TOO_LARGE, message="message too large"))
                 conn.close(CLOSE_TOO_BIG, "message too large")
                 break
-            await _handle(service, conn, ticket, token, raw)
+            await _handle(service, conn, ticket, token, raw, ws.app.state.metrics)
     except Exception as exc:
         if is_outage(exc):
             log.warning("queue socket of %s: database unavailable: %r", ticket, exc)
@@ -277,15 +282,22 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
 
 
 async def _handle(
-    service: QueueService, conn: Connection, ticket: str, token: str | None, raw: str
+    service: QueueService,
+    conn: Connection,
+    ticket: str,
+    token: str | None,
+    raw: str,
+    metrics: Metrics,
 ) -> None:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
+        protocol_error(metrics, conn, Code.MALFORMED_JSON)
         conn.send(ErrorOut(code=Code.MALFORMED_JSON, message="a message is one JSON object"))
         return
     kind = data.get("type") if isinstance(data, dict) else None
     if kind not in QUEUE_CLIENT_TYPES:
+        protocol_error(metrics, conn, Code.UNKNOWN_TYPE)
         conn.send(
             ErrorOut(
                 code=Code.UNKNOWN_TYPE,
@@ -297,6 +309,7 @@ async def _handle(
     try:
         message = queue_client_message.validate_python(data)
     except ValidationError as exc:
+        protocol_error(metrics, conn, Code.INVALID_MESSAGE)
         conn.send(ErrorOut(code=Code.INVALID_MESSAGE, message=str(exc.errors()[0]["msg"])[:300]))
         return
     if isinstance(message, PingIn):

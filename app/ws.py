@@ -41,8 +41,9 @@ from app.messages import (
     PongOut,
     client_message,
 )
+from app.metrics import Metrics
 from app.queries import Queries
-from app.ratelimit import client_address, parse_proxies
+from app.ratelimit import Buckets, client_address, parse_proxies
 from app.schemas import ID_PATTERN
 
 log = logging.getLogger("dragonstones.ws")
@@ -50,6 +51,11 @@ router = APIRouter()
 
 # A socket refused by the limits on sockets (app.admission): like HTTP 429, "not now".
 CLOSE_TOO_MANY = 4429
+# Close codes the WebSocket layer gives a client that broke the framing: a protocol error,
+# text that is not UTF-8, a frame beyond its size cap.
+BROKEN_FRAMING = {1002: "protocol_error", 1007: "invalid_utf8", 1009: "frame_too_large"}
+# Error codes of frames that are not messages of the protocol (counted as protocol errors).
+MALFORMED_CODES = frozenset({"malformed_json", "malformed", "unknown_type", "invalid_message"})
 MAX_SINCE = 2**31 - 1
 _TABLE_ID = re.compile(ID_PATTERN)
 _SINCE = re.compile(r"-?[0-9]{1,10}")
@@ -65,6 +71,9 @@ def _admission(ws: WebSocket) -> Admission:
             per_address=settings.max_sockets_per_address,
             per_table_spectators=settings.max_spectators_per_table,
             total=settings.max_sockets,
+            arrivals=Buckets(settings.socket_rate_per_second, settings.socket_rate_burst)
+            if settings.socket_rate_burst > 0
+            else None,
         )
         state.admission = admission
         state.trusted_proxies = parse_proxies(settings.trusted_proxies)
@@ -86,13 +95,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     try:
         with admission.hold(address, table_id, spectator=token is None):
-            await _serve(ws, table_id, token)
+            await _serve(ws, table_id, token, address)
     except Refused as exc:
         log.info("socket of table %.32r from %s refused: %s", table_id, address, exc.message)
-        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+        await _refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
 
 
-async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
+async def _serve(ws: WebSocket, table_id: str, token: str | None, address: str) -> None:
     hub: Hub = ws.app.state.hub
     queries: Queries = ws.app.state.queries
     settings = hub.settings
@@ -153,16 +162,20 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         send_timeout=settings.send_timeout_seconds,
         seat_row=seat_id,
     )
+    conn.address = address
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
         await room.connect(conn, since)
-        await room.feed.join(conn, chat_since, ws.query_params.get("viewer"))
+        await room.feed.join(conn, chat_since, ws.query_params.get("viewer"), address)
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
+                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+                if broken:
+                    protocol_error(hub.metrics, conn, broken)
                 break
             raw = frame.get("text")
             if raw is None:
@@ -207,16 +220,33 @@ def _since(raw: str) -> int | None:
     return value if -1 <= value <= MAX_SINCE else None
 
 
+def protocol_error(metrics: Metrics, conn: Connection, code: str) -> None:
+    """Count a frame (or a socket) that broke the protocol; log the first of each socket."""
+    conn.protocol_errors += 1
+    metrics.protocol_error(
+        code, first=conn.protocol_errors == 1, table=conn.table_id, address=conn.address,
+        note="later ones on this socket are counted, not logged",
+    )  # fmt: skip
+
+
+def _send_error(room: Room, conn: Connection, error: ErrorOut) -> None:
+    if error.code in MALFORMED_CODES:
+        protocol_error(room.hub.metrics, conn, error.code)
+    conn.send(error)
+
+
 async def _handle(room: Room, conn: Connection, raw: str) -> None:
     try:
         # The standard parser, not orjson: big integers and NaN must reach validation and
         # the engine, which answer them with precise codes.
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        conn.send(ErrorOut(code="malformed_json", message="a message is one JSON object"))
+        _send_error(room, conn, ErrorOut(code="malformed_json", message="a message is one JSON object"))
         return
     if not isinstance(data, dict):
-        conn.send(ErrorOut(code="malformed", message="a message is a JSON object with a type"))
+        _send_error(
+            room, conn, ErrorOut(code="malformed", message="a message is a JSON object with a type")
+        )
         return
     action_id = data.get("action_id") if isinstance(data.get("action_id"), str) else None
     kind = data.get("type")
@@ -225,7 +255,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         return
     if kind not in CLIENT_TYPES:
         known = ", ".join((*CLIENT_TYPES, *CHAT_TYPES))
-        conn.send(
+        _send_error(
+            room,
+            conn,
             ErrorOut(
                 code="unknown_type",
                 message=f"unknown message type {kind!r}; send one of {known}",
@@ -240,7 +272,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
             f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}"
             for err in exc.errors()
         )
-        conn.send(ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id))
+        _send_error(
+            room, conn, ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id)
+        )
         return
     if isinstance(message, PingIn):
         conn.send(PongOut())

@@ -32,17 +32,16 @@ the action that caused it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
-import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from app.connections import Connection, RateLimiter
+from app.connections import Connection
 from app.errors import DATABASE_ERRORS, Code
+from app.game.chat_guard import LABEL
 from app.game.feed_store import CHANNELS, FeedStore, Line
 from app.messages import (
     CHAT_CODES,
@@ -51,6 +50,7 @@ from app.messages import (
     ChatOut,
     ChatShowIn,
     ErrorOut,
+    ViewerOut,
     chat_message,
 )
 
@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragonstones.feed")
 
 _KIND = re.compile(r"[a-z_]{1,32}")
-_VIEWER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 Scalar = str | int | float | bool | None
 
 
@@ -72,7 +71,7 @@ class Viewer:
     conn: Connection
     cursor: int  # the last line number this socket was considered for
     spectators: bool  # receives the spectators' channel (spectators always do)
-    limiter: RateLimiter
+    address: str  # the client's address: spectators' chat limit (app.game.chat_guard)
     label: str  # the name its lines carry: the seat's stored name, or a spectator's label
 
     def sees(self, channel: str) -> bool:
@@ -80,16 +79,6 @@ class Viewer:
 
     def channels(self) -> tuple[str, ...]:
         return tuple(c for c in CHANNELS if self.sees(c))
-
-
-def spectator_label(table_id: str, viewer_key: str | None) -> str:
-    """A spectator's name: stable across reconnections of one browser (its `viewer` key, hashed
-    with the table so that it differs from table to table), random without one."""
-    if viewer_key is not None and _VIEWER.fullmatch(viewer_key):
-        tag = hashlib.sha256(f"{table_id}:{viewer_key}".encode()).hexdigest()[:4]
-    else:
-        tag = secrets.token_hex(2)
-    return f"Spectator {tag}"
 
 
 class Feed:
@@ -107,21 +96,17 @@ class Feed:
 
     # -- sockets ---------------------------------------------------------------------------------
 
-    async def join(self, conn: Connection, since: int | None, viewer_key: str | None) -> None:
+    async def join(
+        self, conn: Connection, since: int | None, viewer_key: str | None, address: str = ""
+    ) -> None:
         """A socket joined the table (after its hello): send it the lines after `since`, or the
-        last lines, then every new line."""
+        last lines, then every new line. A spectator is first told its label and key."""
         settings = self.room.hub.settings
         spectator = conn.seat is None
         viewer = Viewer(
-            conn=conn,
-            cursor=0,
-            spectators=spectator,
-            limiter=RateLimiter(
-                settings.chat_lines_per_window / max(settings.chat_window_seconds, 0.001),
-                settings.chat_lines_per_window,
-            ),
-            label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
-        )
+            conn=conn, cursor=0, spectators=spectator, address=address,
+            label=await self._label(conn, viewer_key) if spectator else (conn.name or ""),
+        )  # fmt: skip
         async with self.lock:
             try:
                 newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
@@ -145,6 +130,21 @@ class Feed:
             if self.last is None:
                 self.last = newest
             self.viewers[conn] = viewer
+
+    async def _label(self, conn: Connection, viewer_key: str | None) -> str:
+        """A spectator's label: the one its key carries (signed by this server), else a new one,
+        unique at the table (app.game.chat_guard). The socket is told both."""
+        guard = self.room.hub.chat_guard
+        tag = guard.tag_of(self.table_id, viewer_key)
+        if tag is None:
+            taken = {v.label for v in self.viewers.values() if v.conn.seat is None}
+            try:
+                taken |= await self.store.spectator_names(self.table_id)
+            except DATABASE_ERRORS as exc:  # unique among the spectators here, then
+                log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
+            tag = guard.new_tag(taken)
+        conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
+        return LABEL.format(tag=tag)
 
     def leave(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
@@ -184,7 +184,7 @@ class Feed:
                 message=f"you can only talk on the {channel} channel",
             ))  # fmt: skip
             return
-        if not viewer.limiter.allow():
+        if self.room.hub.chat_guard.wait(self.table_id, conn.seat, viewer.address) > 0:
             settings = self.room.hub.settings
             conn.send(ErrorOut(
                 code=Code.CHAT_RATE_LIMITED,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from app.config import Settings
 from app.connections import CLOSE_RESTART
 from app.game.bus import LocalBus, PgBus, SqliteBus
+from app.game.chat_guard import ChatGuard
 from app.game.feed import sweep_feeds
 from app.game.feed_store import FeedStore
 from app.game.room import Room
@@ -51,6 +52,7 @@ class Hub:
         self.store = store
         self.bus = bus
         self.feeds = FeedStore(store.db, store.channel)  # table chat (app.game.feed)
+        self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
         bus.on_chat = self.on_chat
         self.queries = queries
         self.rooms: dict[str, Room] = {}

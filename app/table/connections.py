@@ -1,0 +1,222 @@
+"""One live WebSocket's outgoing side: a small queue drained by its own task, so a slow reader never
+holds up a game, and messages leave in the order the game produced them.
+
+A socket that falls behind does not pile up every version: the queue holds at most one pending
+`state` and one pending `table`, each rendered only when the writer reaches it (so it carries the
+latest version and every event since the last state this socket was sent), plus the answers that
+must not be dropped (acks, errors, pongs), whose number is bounded. A socket whose writer has been
+stuck on one send for `send_timeout` seconds is closed and its memory freed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketState
+
+log = logging.getLogger("dragonstones.ws")
+
+# WebSocket close codes used by the server.
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008  # floods, bad token
+CLOSE_TOO_BIG = 1009
+CLOSE_RESTART = 1012  # server shutting down: reconnect later
+CLOSE_TRY_AGAIN = 1013  # too far behind: reconnect with the last version
+CLOSE_NOT_FOUND = 4404  # no such table
+
+# Queue markers: rendered when the writer reaches them, so they are always current.
+STATE = "\x00state"
+TABLE = "\x00table"
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    table_id: str
+    seat: int | None  # None: a spectator
+    name: str | None
+    queue_limit: int
+    send_timeout: float = 10.0
+    # Set by the room on connect: the frame of the current state for this socket since the
+    # version it was last sent (None when there is no game yet), and the table's frame.
+    render_state: Callable[[Connection], str | None] | None = None
+    render_table: Callable[[], str | None] | None = None
+    sent_version: int | None = None  # the last version this socket was sent
+    queue: deque[str | tuple[int, str]] = field(default_factory=deque)
+    wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    state_pending: bool = False
+    table_pending: bool = False
+    closing: bool = False
+    sent_frames: int = 0
+    sending_since: float | None = None  # monotonic time the frame being sent was handed over
+    seat_row: int | None = None  # the seat's database id (its presence is written there)
+    protocol_errors: int = 0  # frames refused as malformed: only the first is logged
+    address: str = ""  # the client's address (app.edge.ratelimit.client_address), for the log
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message that must not be dropped; never blocks."""
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, frame: str) -> None:
+        if self.closing:
+            return
+        if len(self.queue) >= self.queue_limit:
+            # Only answers pile up here (states and tables coalesce): a client that sends
+            # without ever reading. It reconnects with its last version and catches up.
+            log.warning("closing a socket of table %s: %d messages unread", self.table_id,
+                        len(self.queue))
+            self.queue.clear()
+            self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
+            return
+        self.queue.append(frame)
+        self.wakeup.set()
+
+    def push_state(self) -> None:
+        """The game moved on: this socket gets a state (one, however far it falls behind)."""
+        if not self.closing and not self.state_pending:
+            self.state_pending = True
+            self.queue.append(STATE)
+            self.wakeup.set()
+
+    def push_table(self) -> None:
+        if not self.closing and not self.table_pending:
+            self.table_pending = True
+            self.queue.append(TABLE)
+            self.wakeup.set()
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Close after what is already queued has been sent."""
+        if self.closing:
+            return
+        self.closing = True
+        self.queue.append((code, reason))
+        self.wakeup.set()
+
+    def _render(self, item: str) -> str | None:
+        if item is STATE:
+            self.state_pending = False
+            return self.render_state(self) if self.render_state else None
+        if item is TABLE:
+            self.table_pending = False
+            return self.render_table() if self.render_table else None
+        return item
+
+    async def run_writer(self) -> None:
+        try:
+            while True:
+                if not self.queue:
+                    self.wakeup.clear()
+                    await self.wakeup.wait()
+                    continue
+                item = self.queue.popleft()
+                if isinstance(item, tuple):
+                    code, reason = item
+                    await self._close_socket(code, reason)
+                    return
+                if self.ws.application_state != WebSocketState.CONNECTED:
+                    return
+                frame = self._render(item)
+                if frame is None:
+                    continue
+                # Watched by `stuck` (a timer per send would cost more than the send).
+                self.sending_since = time.monotonic()
+                await self.ws.send_text(frame)
+                self.sending_since = None
+                self.sent_frames += 1
+        except Exception:  # the peer went away mid-send: the reader notices and cleans up
+            self.closing = True
+            self.queue.clear()
+
+    def stuck(self, now: float) -> bool:
+        """Close this socket if one frame has waited for the client longer than send_timeout
+        (the hub asks every socket every few seconds). True if it was closed."""
+        since = self.sending_since
+        if since is None or now - since < self.send_timeout:
+            return False
+        log.warning("closing a socket of table %s: not read for %.0f s", self.table_id,
+                    now - since)
+        self.closing = True
+        self.queue.clear()
+        self._abort()
+        return True
+
+    async def _close_socket(self, code: int, reason: str) -> None:
+        if self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            async with asyncio.timeout(2.0):
+                await self.ws.close(code=code, reason=reason[:120])
+        except Exception:
+            self._abort()
+
+    def _transport(self) -> asyncio.BaseTransport | None:
+        transport: asyncio.BaseTransport | None = self.ws.scope.get(TRANSPORT_KEY)
+        return transport
+
+    def _abort(self) -> None:
+        """Drop the TCP connection of a peer that does not read (a close frame would wait
+        behind everything it has not read)."""
+        transport = self._transport()
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.abort()  # type: ignore[attr-defined]
+
+    def cap_kernel_buffer(self, size: int) -> None:
+        """Cap what the kernel holds for this socket: unread frames would otherwise pile up
+        there (megabytes per socket, out of sight of RSS) long before a send blocks and the
+        stuck-socket watch can see it."""
+        transport = self._transport()
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if sock is not None and size > 0:
+            # ValueError: the peer already went away (uvloop's socket has no descriptor).
+            with contextlib.suppress(OSError, ValueError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+TRANSPORT_KEY = "dragonstones.transport"
+
+
+class KeepTransport:
+    """Pure ASGI middleware: puts the server's transport of each WebSocket in its scope, so that
+    a socket whose client stopped reading can be dropped at once and its kernel buffer capped
+    (the framework wraps `send` on the way in, which hides the transport)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            protocol = getattr(send, "__self__", None)  # uvicorn's protocol object
+            transport = getattr(protocol, "transport", None)
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
+        await self.app(scope, receive, send)
+
+
+class RateLimiter:
+    """Token bucket: `rate` messages per second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False

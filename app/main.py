@@ -12,10 +12,10 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app.core import errors, logs
+from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import CONTENT_TYPE, Metrics
-from app.edge import queue_api, readiness, replay
+from app.edge import http_errors, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.limits import BodyLimit
 from app.edge.published import Published
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             db,
             hub.online_seats,
             idle_minutes=settings.table_idle_minutes,
-            online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
+            online_tables=lambda: [t for t, r in hub.rooms.items() if r.audience.connected_seats()],
             public_url=settings.public_url,
             presence_stale=presence.stale,
         )
@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.published = Published(
         settings.replay_cache_bytes, lambda kind: metrics.documents.labels(kind).inc()
     )
-    errors.install(app)
+    http_errors.install(app)
 
     @app.get("/metrics", include_in_schema=False)
     async def _metrics() -> Response:

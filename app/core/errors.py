@@ -31,6 +31,7 @@ class Code(StrEnum):
     NOT_ENOUGH_SEATS = "not_enough_seats"
     SEATS_EMPTY = "seats_empty"
     NAME_TAKEN = "name_taken"
+    INVALID_NAME = "invalid_name"
     CONFLICT = "conflict"
     DUPLICATE_ACTION_ID = "duplicate_action_id"
     UNAVAILABLE = "unavailable"

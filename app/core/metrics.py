@@ -56,6 +56,16 @@ class Metrics:
             "dragonstones_version_conflicts",
             "commits that found the game moved on by another process", registry=r,
         )
+        self.protocol_errors = Counter(
+            "dragonstones_protocol_errors",
+            "frames and sockets refused as malformed (invalid UTF-8, bad JSON, unknown types...)",
+            ["code"], registry=r,
+        )  # fmt: skip
+        self.documents = Counter(
+            "dragonstones_game_documents_computed",
+            "finished games' replays and records computed (then served from memory)", ["kind"],
+            registry=r,
+        )  # fmt: skip
         self.notifications = Counter(
             "dragonstones_notifications_received",
             "commit notifications received from the database", registry=r,
@@ -89,6 +99,13 @@ class Metrics:
         self.errors.labels(code).inc()
         if log.isEnabledFor(logging.INFO):
             event("refused", code=code, **fields)
+
+    def protocol_error(self, code: str, *, first: bool, **fields: Any) -> None:
+        """A client broke the protocol: counted every time, logged once per socket (a client
+        sending garbage must not be able to fill the log)."""
+        self.protocol_errors.labels(code).inc()
+        if first and log.isEnabledFor(logging.INFO):
+            event("protocol_error", code=code, **fields)
 
     def socket(self, opened: bool, *, table_id: str, seat: int | None) -> None:
         role = "spectator" if seat is None else "player"

@@ -41,7 +41,13 @@ def install(app: FastAPI) -> None:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
         )
-        return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
+        # A name the server refuses (app.core.names) has its own code; anything else does not fit.
+        code = (
+            Code.INVALID_NAME
+            if any(err["type"] == "invalid_name" for err in exc.errors())
+            else Code.INVALID_REQUEST
+        )
+        return JSONResponse(error_body(code, problems), status_code=422)
 
     async def _outage(_request: Request, exc: Exception) -> JSONResponse:
         log.warning("database unavailable: %s", _short(exc))

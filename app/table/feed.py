@@ -32,10 +32,8 @@ the action that caused it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
-import secrets
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -51,16 +49,17 @@ from app.core.messages import (
     ChatOut,
     ChatShowIn,
     ErrorOut,
+    ViewerOut,
     chat_message,
 )
 from app.store.feeds import CHANNELS, FeedStore, Line
-from app.table.connections import Connection, RateLimiter
+from app.table.chat_guard import LABEL
+from app.table.connections import Connection
 from app.table.ports import Actor
 
 log = logging.getLogger("dragonstones.feed")
 
 _KIND = re.compile(r"[a-z_]{1,32}")
-_VIEWER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 Scalar = str | int | float | bool | None
 
 
@@ -71,7 +70,7 @@ class Viewer:
     conn: Connection
     cursor: int  # the last line number this socket was considered for
     spectators: bool  # receives the spectators' channel (spectators always do)
-    limiter: RateLimiter
+    address: str  # the client's address: spectators' chat limit (app.table.chat_guard)
     label: str  # the name its lines carry: the seat's stored name, or a spectator's label
 
     def sees(self, channel: str) -> bool:
@@ -79,16 +78,6 @@ class Viewer:
 
     def channels(self) -> tuple[str, ...]:
         return tuple(c for c in CHANNELS if self.sees(c))
-
-
-def spectator_label(table_id: str, viewer_key: str | None) -> str:
-    """A spectator's name: stable across reconnections of one browser (its `viewer` key, hashed
-    with the table so that it differs from table to table), random without one."""
-    if viewer_key is not None and _VIEWER.fullmatch(viewer_key):
-        tag = hashlib.sha256(f"{table_id}:{viewer_key}".encode()).hexdigest()[:4]
-    else:
-        tag = secrets.token_hex(2)
-    return f"Spectator {tag}"
 
 
 class Feed:
@@ -111,25 +100,20 @@ class Feed:
     # -- sockets ---------------------------------------------------------------------------------
 
     async def join(
-        self, conn: Connection, since: int | None, viewer_key: str | None,
+        self, conn: Connection, since: int | None, viewer_key: str | None, address: str = "",
         newest: int | None = None, lines: list[Line] | None = None,
     ) -> None:
         """A socket joined the table (after its hello): send it the lines after `since`, or the
-        last lines, then every new line. `newest`: the feed's last line number, when the
-        socket's arrival read it (app.store.arrivals), with its last `lines` (all channels, as
-        many as `chat_replay_lines`, or None): then no read is needed."""
+        last lines, then every new line. A spectator is first told its label and key.
+        `newest`: the feed's last line number, when the socket's arrival read it
+        (app.store.arrivals), with its last `lines` (all channels, as many as
+        `chat_replay_lines`, or None): then no read is needed."""
         settings = self.room.hub.settings
         spectator = conn.seat is None
         viewer = Viewer(
-            conn=conn,
-            cursor=0,
-            spectators=spectator,
-            limiter=RateLimiter(
-                settings.chat_lines_per_window / max(settings.chat_window_seconds, 0.001),
-                settings.chat_lines_per_window,
-            ),
-            label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
-        )
+            conn=conn, cursor=0, spectators=spectator, address=address,
+            label=await self._label(conn, viewer_key) if spectator else (conn.name or ""),
+        )  # fmt: skip
         async with self.lock:
             if newest is not None and lines is not None and self.last is None:
                 # The last lines as the socket's arrival read them: memory from there on.
@@ -185,6 +169,21 @@ class Feed:
             return None  # some are older than what memory holds
         return lines[-limit:] if limit > 0 else []
 
+    async def _label(self, conn: Connection, viewer_key: str | None) -> str:
+        """A spectator's label: the one its key carries (signed by this server), else a new one,
+        unique at the table (app.table.chat_guard). The socket is told both."""
+        guard = self.room.hub.chat_guard
+        tag = guard.tag_of(self.table_id, viewer_key)
+        if tag is None:
+            taken = {v.label for v in self.viewers.values() if v.conn.seat is None}
+            try:
+                taken |= await self.store.spectator_names(self.table_id)
+            except DATABASE_ERRORS as exc:  # unique among the spectators here, then
+                log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
+            tag = guard.new_tag(taken)
+        conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
+        return LABEL.format(tag=tag)
+
     def leave(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
         if not self.viewers:
@@ -223,7 +222,7 @@ class Feed:
                 message=f"you can only talk on the {channel} channel",
             ))  # fmt: skip
             return
-        if not viewer.limiter.allow():
+        if not self.room.hub.chat_guard.allow(self.table_id, conn.seat, viewer.address):
             settings = self.room.hub.settings
             conn.send(ErrorOut(
                 code=Code.CHAT_RATE_LIMITED,

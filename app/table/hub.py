@@ -17,6 +17,7 @@ from app.core.metrics import Metrics
 from app.store.bus import Carried, LocalBus, PgBus, SqliteBus
 from app.store.feeds import FeedStore
 from app.store.games import GameStore
+from app.table.chat_guard import ChatGuard
 from app.table.connections import CLOSE_RESTART
 from app.table.feed import sweep_feeds
 from app.table.ports import Idle
@@ -52,6 +53,7 @@ class Hub:
         self.store = store
         self.bus = bus
         self.feeds = FeedStore(store.db, store.channel)  # table chat (app.table.feed)
+        self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
         bus.on_chat = self.on_chat
         self.queries = queries
         self.rooms: dict[str, Room] = {}

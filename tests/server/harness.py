@@ -76,6 +76,10 @@ class ServerProcess:
             # be seconds late: the slow-reader guard gets a margin no honest test client reaches
             # (tests/server/test_slow_reader.py sets its own, to read slowly on purpose).
             "SEND_TIMEOUT_SECONDS": "60",
+            "READ_RATE_PER_SECOND": "1000",
+            "READ_RATE_BURST": "2000",
+            "SOCKET_RATE_PER_SECOND": "1000",
+            "SOCKET_RATE_BURST": "2000",
             **settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.schemas import TableOut
+from app.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.game.room).
 SERVER_ID_PREFIX = "~"
@@ -112,6 +112,7 @@ class QueueBotsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["bots"]
+    kind: BotKind = Field(default="heuristic", description="which bots: heuristic (normal), hard")
 
 
 class QueueLeaveIn(BaseModel):

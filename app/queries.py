@@ -93,6 +93,7 @@ class Queries:
                     if s.seat in online
                     else away_since(s, now, self.presence_stale),
                     stand_in=bool(s.stand_in),
+                    bot_kind=s.bot_kind if s.bot or s.stand_in else None,
                 )
                 for s in seats
             ],

@@ -22,7 +22,8 @@ MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.security.new_id makes them (checked at the edge, before the database).
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_NAME_LENGTH = 64
-BotKind = Literal["heuristic", "random"]
+# "heuristic" is the normal bot the interface offers; "hard" searches (issue 19); "random" tests.
+BotKind = Literal["heuristic", "random", "hard"]
 
 
 class ErrorBody(BaseModel):
@@ -111,10 +112,23 @@ class AddBots(BaseModel):
     kind: BotKind = "heuristic"
 
 
+class AcceptBots(BaseModel):
+    """The optional body of POST /api/queue/{ticket}/bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: BotKind = "heuristic"
+
+
 class PlayerOut(BaseModel):
     seat: int
     name: str
     bot: bool
+    bot_kind: str | None = Field(
+        default=None,
+        description="the kind of bot playing this seat (a bot's, or a stand-in's): heuristic "
+        "(the normal bot), hard or random; null for a person",
+    )
     connected: bool = Field(description="a socket of this seat is open on some server now")
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"

@@ -19,6 +19,7 @@ from app.game.feed import sweep_feeds
 from app.game.feed_store import FeedStore
 from app.game.room import Room
 from app.game.store import GameStore
+from app.game.thinking import Thinkers
 from app.metrics import Metrics
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ class Hub:
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
         self.presence: Presence | None = None  # set by app.main: presence stored in the database
+        # The hard bots' worker processes (app.game.thinking), started on their first decision.
+        self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
+                                 settings.hard_bot_playouts)
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -219,5 +223,6 @@ class Hub:
         await self.bus.close()
         for room in list(self.rooms.values()):
             await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+        self.thinkers.close()
         for task in list(self._tasks):
             task.cancel()

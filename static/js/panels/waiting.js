@@ -84,6 +84,7 @@ function renderHost(table, me) {
       : me !== null ? t("table.waiting_host", { name: host.name }) : t("table.hosted_by", { name: host.name });
   }
   $("#add-bot").hidden = !iHost;
+  $("#bot-kind").hidden = !iHost; // issue 19: easy / normal / hard
   $("#start-game").hidden = !iHost;
   const settings = $("#table-settings");
   settings.hidden = !iHost;
@@ -107,6 +108,7 @@ function renderWaiting() {
       h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: presenceTitle(p) }),
       h("strong", { class: "name", title: p.name }, p.name),
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      p.bot && p.bot_kind ? h("span", { class: "tag bot-kind" }, t(`table.bot_kind.${p.bot_kind}`)) : null,
       seat === table.host ? h("span", { class: "tag host-tag" }, t("table.host")) : null,
       seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
       iHost && seat !== me ? removeButton(p) : null);
@@ -119,6 +121,7 @@ function renderWaiting() {
   const full = table.taken >= table.seats;
   $("#waiting-actions").hidden = !seated;
   $("#add-bot").disabled = full;
+  $("#bot-kind").disabled = full;
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !iHost || full;
   const timerHint = $("#timer-hint");
@@ -204,7 +207,7 @@ export function mount() {
   $("#join-form").addEventListener("submit", join);
   const token = () => state.seat.token;
   $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
-    api("POST", `${tablePath()}/bots`, { body: { count: 1 }, token: token() })));
+    api("POST", `${tablePath()}/bots`, { body: { count: 1, kind: $("#bot-kind").value }, token: token() })));
   $("#start-game").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
     api("POST", `${tablePath()}/start`, { token: token() })));
   $("#leave-table").addEventListener("click", (ev) => waitingAction(ev.currentTarget, async () => {

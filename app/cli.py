@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port, args.log_level)
     if args.command == "db":
-        from app import migrate
+        from app.store import migrate
 
         if args.db_command == "upgrade":
             migrate.upgrade(args.revision)
@@ -71,8 +71,8 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
 
     import uvicorn
 
-    from app.addresses import serving_lines
-    from app.config import get_settings
+    from app.core.config import get_settings
+    from app.edge.addresses import serving_lines
     from app.main import create_app
 
     settings = get_settings()
@@ -90,7 +90,7 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
         timeout_graceful_shutdown=5,
         ws_per_message_deflate=settings.ws_compression,
         # The client address is the TCP peer's; X-Forwarded-For is read only from the proxies
-        # of TRUSTED_PROXIES (app.ratelimit), never from any local peer as uvicorn would.
+        # of TRUSTED_PROXIES (app.edge.ratelimit), never from any local peer as uvicorn would.
         proxy_headers=False,
     )
     # The container's health check asks every few seconds: keep it out of the access log.

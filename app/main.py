@@ -12,21 +12,23 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app import errors, logs, migrate, queue_api, readiness, replay
-from app.api import api, pages
-from app.config import Settings, get_settings
-from app.connections import KeepTransport
-from app.db import Database
-from app.game.bus import PgBus, SqliteBus, channel_for
-from app.game.hub import Hub
-from app.game.store import GameStore
-from app.limits import BodyLimit
-from app.lobby import Lobby
-from app.metrics import CONTENT_TYPE, Metrics
-from app.presence import Presence
-from app.queries import Queries
-from app.ratelimit import HttpRateLimit
-from app.ws import router as ws_router
+from app.core import errors, logs
+from app.core.config import Settings, get_settings
+from app.core.metrics import CONTENT_TYPE, Metrics
+from app.edge import queue_api, readiness, replay
+from app.edge.api import api, pages
+from app.edge.limits import BodyLimit
+from app.edge.ratelimit import HttpRateLimit
+from app.edge.ws import router as ws_router
+from app.lobby.tables import Lobby
+from app.store import migrate
+from app.store.bus import PgBus, SqliteBus, channel_for
+from app.store.db import Database
+from app.store.games import GameStore
+from app.store.presence import Presence
+from app.store.queries import Queries
+from app.table.connections import KeepTransport
+from app.table.hub import Hub
 
 log = logging.getLogger("dragonstones")
 

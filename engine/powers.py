@@ -1,5 +1,5 @@
 """Every character's power, one function each, registered in POWERS by card id (the special
-characters' in engine/specials.py).
+characters' in engine/specials.py; the registry and the helpers both use in engine/power_kit.py).
 
 A power is called with the task being resolved and `choice=None` the first time. It either finishes
 (returns None) or asks a question (returns a Question, after setting `task.step`); the engine then
@@ -9,10 +9,11 @@ option against the question first. A question with a single option is answered a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from . import specials  # noqa: F401  (the special characters register themselves on import)
 from .cards import CARDS
 from .events import Events
+from .power_kit import POWERS as POWERS
+from .power_kit import ask, colour_options, name, nothing, power, seat_options
 from .state import (
     COLOURS,
     GameState,
@@ -26,32 +27,6 @@ from .state import (
     take_from_bank,
     take_stone_from_bank,
 )
-
-Power = Callable[[GameState, Task, "str | None", Events], "Question | None"]
-POWERS: dict[str, Power] = {}
-
-
-def power(*card_ids: str) -> Callable[[Power], Power]:
-    def register(fn: Power) -> Power:
-        for card_id in card_ids:
-            POWERS[card_id] = fn
-        return fn
-    return register
-
-
-def ask(task: Task, step: str, text: str, options: list[Option],
-        always_ask: bool = False) -> Question:
-    task.step = step
-    return Question(task.seat, task.card, step, text, tuple(options), always_ask)
-
-
-def name(card: str) -> str:
-    return CARDS[card].name_en
-
-
-def colour_options(colours: list[int], what: str = "") -> list[Option]:
-    return [Option(COLOURS[c], f"{COLOURS[c].capitalize()}{what}", {"colour": COLOURS[c]})
-            for c in colours]
 
 
 def stone_combinations(have: list[int], n: int) -> list[list[int]]:
@@ -81,15 +56,6 @@ def parse_combo(option: str) -> list[int]:
             if part.startswith(colour):
                 stones[i] = int(part[len(colour):])
     return stones
-
-
-def seat_options(seats: list[int]) -> list[Option]:
-    return [Option(f"seat{s}", f"Player {s + 1}", {"seat": s}) for s in seats]
-
-
-def nothing(task: Task, ev: Events, why: str) -> None:
-    ev.items.append({"type": "no_effect", "template": "{seat}'s %s has no effect: %s." % (
-        name(task.card), why), "seat": task.seat, "card": task.card})
 
 
 # -- standard characters ----------------------------------------------------------------------
@@ -242,8 +208,5 @@ def steal_coin(st: GameState, task: Task, victim: int, ev: Events) -> None:
            victim=victim, coin=None)
     return None
 
-
-# The special characters' powers, in their own module, register themselves in POWERS on import.
-from . import specials  # noqa: E402, F401  (after everything they use from here is defined)
 
 assert set(POWERS) == set(CARDS), set(CARDS) ^ set(POWERS)

@@ -1,10 +1,10 @@
-"""The special characters' powers (R21-R24), one function each, registered in POWERS (see
-engine/powers.py, which imports this module once its registry and helpers are defined)."""
+"""The special characters' powers (R21-R24), one function each, registered in POWERS
+(engine/power_kit.py; engine/powers.py imports this module so that the registry is complete)."""
 
 from __future__ import annotations
 
 from .events import Events
-from .powers import (
+from .power_kit import (
     ask,
     colour_options,
     name,

@@ -9,12 +9,12 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from app.config import get_settings
-from app.db import make_engine
-from app.models import Base
+from app.core.config import get_settings
+from app.store.db import make_engine
+from app.store.models import Base
 
 config = context.config
-# Programmatic runs (app.migrate) configure logging themselves and set this attribute.
+# Programmatic runs (app.store.migrate) configure logging themselves and set this attribute.
 if config.config_file_name is not None and not config.attributes.get("skip_logging_config"):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 

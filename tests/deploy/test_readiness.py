@@ -1,4 +1,4 @@
-"""/readyz answers 200 while the database answers and 503 when it does not (app/readiness.py).
+"""/readyz answers 200 while the database answers and 503 when it does not (app/edge/readiness.py).
 
 In process until the lead wires the router into app/main.py; then the compose test stops and
 starts the db container around it (see the deploy branch's report)."""
@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI
 
-from app.config import Settings
-from app.db import make_engine
-from app.readiness import router
+from app.core.config import Settings
+from app.edge.readiness import router
+from app.store.db import make_engine
 from tests.server.harness import free_port
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from app.addresses import lan_addresses, serving_lines
+from app.edge.addresses import lan_addresses, serving_lines
 from tests.server.harness import Database, ServerProcess
 
 

@@ -28,8 +28,8 @@ from websockets.exceptions import ConnectionClosed
 
 import engine
 import engine.bots
-from app.config import Settings
-from app.db import make_engine
+from app.core.config import Settings
+from app.store.db import make_engine
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -323,7 +323,7 @@ async def test_a_server_notice_reaches_every_viewer(
         a = await connected(one.ws, table_id, ann.token, ann.seat)
         w = await connected(one.ws, table_id, None, None)
         w_two = await connected(two.ws, table_id, None, None)
-        # The lobby posts a notice when someone sits down or leaves (app.lobby -> feed.notice).
+        # The lobby posts a notice when someone sits down or leaves (app.lobby.tables -> feed.notice).
         bob = await join(http, table_id, "Bob")
         b = await connected(two.ws, table_id, bob.token, bob.seat)
         for c in (a, w, w_two, b):

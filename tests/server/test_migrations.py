@@ -12,9 +12,9 @@ from typing import Any
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from app.config import Settings
-from app.db import make_engine
-from app.models import Base
+from app.core.config import Settings
+from app.store.db import make_engine
+from app.store.models import Base
 from tests.server.harness import REPO, Database, db_rows
 
 TABLES = {"tables", "seats", "games", "actions"}

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from app import names
+from app.core import names
 from tests.server.harness import Database, ServerProcess, add_bots, create_table, join
 
 ServerFactory = Callable[..., ServerProcess]

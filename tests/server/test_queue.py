@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from app.security import hash_token
+from app.core.security import hash_token
 from tests.server.harness import Database, SeatClient, ServerProcess, db_rows
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued, seated_names
 

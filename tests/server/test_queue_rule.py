@@ -1,10 +1,10 @@
-"""The queue's matching rule (app.queue_rule), on its own: who plays with whom."""
+"""The queue's matching rule (app.lobby.queue_rule), on its own: who plays with whom."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.queue_rule import plan, target
+from app.lobby.queue_rule import plan, target
 
 
 @dataclass(eq=False)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.security import hash_token
+from app.core.security import hash_token
 from tests.server.harness import Database, ServerProcess, db_rows
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued
 

@@ -1,0 +1,49 @@
+"""Logging: one line per event (JSON with LOG_FORMAT=json), and seat tokens kept out of every line
+(sockets carry them in the query string, which uvicorn's access log would print)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+
+from app.core.metrics import JsonFormatter, TextFormatter
+
+TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+_OURS = "dragonstones"
+
+
+class HideTokens(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "token=" in message:
+            record.msg = TOKEN_IN_QUERY.sub(r"\1<hidden>", message)
+            record.args = ()
+        return True
+
+
+def install(log_format: str = "text", level: str = "info") -> None:
+    """Our loggers get one handler of their own (they do not also propagate to the root, so no
+    line is written twice); every handler of ours and of uvicorn hides tokens, and speaks JSON
+    when asked."""
+    formatter: logging.Formatter = (
+        JsonFormatter()
+        if log_format.lower() == "json"
+        else TextFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
+    ours = logging.getLogger(_OURS)
+    if not any(getattr(h, "_dragonstones", False) for h in ours.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler._dragonstones = True  # type: ignore[attr-defined]
+        ours.addHandler(handler)
+    ours.setLevel(level.upper())
+    ours.propagate = False
+    for name in (_OURS, "uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideTokens) for f in logger.filters):
+            logger.addFilter(HideTokens())
+        for each in logger.handlers:
+            if not any(isinstance(f, HideTokens) for f in each.filters):
+                each.addFilter(HideTokens())
+            if name == _OURS or log_format.lower() == "json":
+                each.setFormatter(formatter)

@@ -1,0 +1,332 @@
+"""HTTP request and response bodies (the lobby and the public game record)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from annotated_types import Ge, Le
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    WithJsonSchema,
+    field_validator,
+)
+
+from app.core import names
+
+MIN_SEATS, MAX_SEATS = 3, 6
+# Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+MAX_NAME_LENGTH = 64
+# "heuristic" is the normal bot the interface offers; "hard" searches (issue 19); "random" tests.
+BotKind = Literal["heuristic", "random", "hard"]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every refused HTTP call answers 4xx with this body."""
+
+    detail: ErrorBody
+
+
+def _not_bool(value: Any) -> Any:
+    # JSON `true` is not a number of seconds (pydantic would read it as 1).
+    if isinstance(value, bool):
+        raise ValueError("a number of seconds, not a boolean")
+    return value
+
+
+# Issue 8: a number of seconds in a table's settings.
+Seconds = Annotated[int, Ge(1), Le(3600), BeforeValidator(_not_bool)]
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
+    # Strict: `"public": 0.0` or `"public": "no"` is a mistake, not a boolean to guess.
+    public: StrictBool = Field(
+        True, description="listed in the lobby; private tables join by invite link"
+    )
+    turn_seconds: int | None = Field(
+        None,
+        ge=1,
+        le=3600,
+        description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
+        "nothing (R13). null: no limit",
+    )
+    # -- timers and absent players (issue 8) --
+    choose_seconds: Seconds | None = Field(
+        None,
+        description="time for a power decision (a `choose` prompt); who decides nothing in time "
+        "gets the prompt's documented default. null: no limit",
+    )
+    grace_seconds: Seconds | None = Field(
+        None,
+        description="how long a seat's player may be disconnected before another seated person "
+        "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
+    )
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        strict=True,
+        description="1 to 64 printable characters, shown to everyone at the table. Stored "
+        "normalised (NFKC, spaces collapsed, at most 2 combining marks per character); names "
+        "like 'Bot 3' are the bots'; unique at a table whatever the case",
+        json_schema_extra={"pattern": names.PRINTABLE_PATTERN},
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _clean_name(cls, value: str) -> str:
+        return names.normalise(value, MAX_NAME_LENGTH)
+
+
+class QuickPlay(JoinTable):
+    seats: int | None = Field(
+        None,
+        ge=MIN_SEATS,
+        le=MAX_SEATS,
+        description="the table size wanted: preferred among open tables, and the size of a new "
+        "one (default 4)",
+    )
+
+
+class AddBots(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(ge=1, le=MAX_SEATS - 1)
+    kind: BotKind = "heuristic"
+
+
+class AcceptBots(BaseModel):
+    """The optional body of POST /api/queue/{ticket}/bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: BotKind = "heuristic"
+
+
+class PlayerOut(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+    bot_kind: str | None = Field(
+        default=None,
+        description="the kind of bot playing this seat (a bot's, or a stand-in's): heuristic "
+        "(the normal bot), hard or random; null for a person",
+    )
+    connected: bool = Field(description="a socket of this seat is open on some server now")
+    score: int | None = Field(
+        default=None, description="public score; only in the list of games being played (else null)"
+    )
+    # -- timers and absent players (issue 8) --
+    stand_in: bool = Field(
+        default=False, description="a bot plays for this person's seat until they come back"
+    )
+    absent: bool = Field(
+        default=False,
+        description="disconnected for longer than the table's grace_seconds: another seated "
+        "person may hand the seat to a bot (only on the table socket; false elsewhere)",
+    )
+    away_since: datetime | None = Field(
+        default=None,
+        description="when this person's seat went away (last socket closed, or joined without "
+        "one yet); null while online, and for bots",
+    )
+
+
+class TableOut(BaseModel):
+    id: str
+    seats: int
+    taken: int
+    public: bool
+    turn_seconds: int | None
+    # -- timers and absent players (issue 8) --
+    choose_seconds: int | None = None
+    grace_seconds: int = Field(
+        default=120, description="seconds away before a bot may stand in for a seat"
+    )
+    status: Literal["open", "playing", "over", "closed"]
+    players: list[PlayerOut]
+    game_id: str | None
+    winner: int | None
+    invite_path: str
+    watch_path: str
+    invite_url: str | None = Field(
+        default=None, description="the invite link on PUBLIC_URL; null when it is not set"
+    )
+    watch_url: str | None = Field(
+        default=None, description="the watch link on PUBLIC_URL; null when it is not set"
+    )
+    created_at: datetime
+    turn: int | None = Field(
+        default=None,
+        description="the game's turn; only in the list of games being played (else null)",
+    )
+    # -- hosts, presence and rematch (issue 8, lobby) --
+    host: int | None = Field(
+        default=None,
+        description="the host's seat: the earliest seated person; only the host adds or removes "
+        "bots, removes players, changes the settings and starts. null: nobody seated",
+    )
+    online: int = Field(default=0, description="seated people with a socket open now")
+    last_active: datetime | None = Field(
+        default=None, description="the last change of the seats or of someone's presence"
+    )
+    rematch_id: str | None = Field(
+        default=None, description="the table opened to play again with the same players"
+    )
+    rematch_path: str | None = Field(default=None, description="/t/<rematch_id>")
+
+
+# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+
+
+class TableSettings(BaseModel):
+    """What the host may change before the start (PATCH /api/tables/{id}); a field left out is
+    kept. Each field is a column of the same name on `tables` (app.lobby.tables.SETTINGS_COLUMNS), so a
+    new setting is one field here and one column; "play again" copies them all."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Left out: kept. Never null (a table is listed or not).
+    public: StrictBool = Field(  # type: ignore[assignment]
+        None, description="listed in the lobby; private tables join by invite link"
+    )
+    turn_seconds: int | None = Field(
+        None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
+    )
+    # -- timers and absent players (issue 8) --
+    choose_seconds: Seconds | None = Field(
+        None, description="time limit for power decisions (`choose` prompts); null: none"
+    )
+    grace_seconds: Seconds | None = Field(
+        None,
+        description="seconds a player may be away before a bot may stand in; null: the default "
+        "(120, or 30 at a table with a time limit)",
+    )
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bots: StrictBool | None = Field(
+        None,
+        description="the bots keep their seats at the new table; honoured only from the host "
+        "who opens it (default: they do)",
+    )
+
+
+class JoinOut(BaseModel):
+    table_id: str
+    seat: int
+    token: str = Field(description="the seat's secret; send it as Authorization: Bearer <token>")
+
+
+class RecordedAction(BaseModel):
+    version: int
+    seat: int
+    action: dict[str, Any]
+
+
+class RecordPlayer(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+
+
+class GameRecord(BaseModel):
+    """Everything needed to replay a finished game with the engine and check it."""
+
+    id: str
+    table_id: str
+    seats: int
+    players: list[RecordPlayer]
+    seed: str = Field(description="decimal; engine.new_game(players=seats, seed=int(seed))")
+    seed_commitment: str
+    winner: int | None
+    version: int
+    final_state_sha256: str = Field(description="sha256 of engine.dumps(final state)")
+    final_view: dict[str, Any] = Field(description="engine.view(final state, None)")
+    actions: list[RecordedAction]
+    created_at: datetime
+    finished_at: datetime | None
+
+
+# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+
+
+def _whole_number(value: object) -> object:
+    """A JSON integer (4 or 4.0, as JSON Schema has it), never text or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("a whole number is expected")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("a whole number is expected")
+        return int(value)
+    return value
+
+
+QueueSize = Literal["any"] | Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=MIN_SEATS, le=MAX_SEATS),
+    WithJsonSchema({"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS}),
+]
+MAX_BOTS_AFTER = 3600
+BotsAfter = Annotated[
+    int,
+    BeforeValidator(_whole_number),
+    Field(ge=0, le=MAX_BOTS_AFTER),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MAX_BOTS_AFTER}),
+]
+
+
+class JoinQueue(JoinTable):
+    """Join the matchmaking queue: the name is checked exactly like a join's."""
+
+    size: QueueSize = Field(
+        "any", description="the table size wanted: 3 to 6, or \"any\" (3 to 6)"
+    )
+    bots_after: BotsAfter | None = Field(
+        None,
+        description="seconds of waiting after which you may accept bots for the empty seats "
+        "(default: the server's QUEUE_BOTS_AFTER_SECONDS, 60)",
+    )
+
+
+class TicketOut(BaseModel):
+    """A queue ticket as its holder sees it (the token only in the answer to the join)."""
+
+    ticket: str
+    token: str | None = Field(
+        default=None, description="the ticket's secret, shown once: Authorization: Bearer <token>"
+    )
+    status: Literal["waiting", "matched", "left"]
+    reason: str | None = Field(default=None, description="left: `left` or `expired`")
+    name: str
+    size: int | Literal["any"]
+    bots_after: int
+    bots_at: float = Field(description="Unix time from which bots may be accepted")
+    # Waiting: the table being gathered for this player ("2 of 4").
+    target: int | None = None
+    waiting: int | None = None
+    # Matched: the seat, exactly as a join answers it.
+    table_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    bots: int = 0

@@ -1,0 +1,188 @@
+"""HTTP routes: the lobby, the public game records, the health check and the static client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse
+
+from app.core.schemas import (
+    ID_PATTERN,
+    MAX_SEATS,
+    AddBots,
+    CreateTable,
+    ErrorResponse,
+    GameRecord,
+    JoinOut,
+    JoinTable,
+    QuickPlay,
+    Rematch,
+    TableOut,
+    TableSettings,
+)
+from app.edge.deps import LobbyDep, QueriesDep, Token
+from app.lobby import rematch
+
+ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429, 503)
+}
+
+# Identifiers are checked here, at the edge: an id that no table or game can have (NUL, 2 KB of
+# text) or a seat outside the table never reaches the database. Refused with 422 invalid_request.
+TableId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a table's id")]
+GameId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a game's id")]
+SeatNo = Annotated[int, PathParam(ge=0, le=MAX_SEATS - 1, description="a seat, 0 to 5")]
+
+api = APIRouter(prefix="/api", responses=ERRORS)
+pages = APIRouter(include_in_schema=False)
+
+
+@api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
+async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
+    """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
+    return await lobby.create_table(
+        seats=body.seats,
+        public=body.public,
+        turn_seconds=body.turn_seconds,
+        choose_seconds=body.choose_seconds,
+        grace_seconds=body.grace_seconds,
+    )
+
+
+@api.get("/tables", response_model=list[TableOut], tags=["lobby"])
+async def list_tables(
+    queries: QueriesDep, status: Literal["open", "playing"] = "open"
+) -> list[TableOut]:
+    """`open` (default): public tables that have not started and still have a free seat, newest
+    first. `playing`: public tables whose game is being played (games to watch), the most
+    recently active first, with the players' scores and the turn."""
+    if status == "playing":
+        return await queries.playing_tables()
+    return await queries.open_tables()
+
+
+@api.post("/quickplay", response_model=JoinOut, tags=["lobby"])
+async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
+    """Matchmaking: a seat at the public open table closest to full (of the size asked, if
+    any), else at a new public table. The seat is taken under the table's lock, like join."""
+    return await lobby.quickplay(name=body.name, seats=body.seats)
+
+
+@api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
+async def get_table(table_id: TableId, queries: QueriesDep) -> TableOut:
+    return await queries.table(table_id)
+
+
+@api.post("/tables/{table_id}/join", response_model=JoinOut, tags=["lobby"])
+async def join_table(table_id: TableId, body: JoinTable, lobby: LobbyDep) -> JoinOut:
+    """Take the lowest free seat. The token is shown once: keep it to act for the seat."""
+    return await lobby.join(table_id=table_id, name=body.name)
+
+
+@api.post("/tables/{table_id}/leave", response_model=TableOut, tags=["lobby"])
+async def leave_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
+    """Give the seat back (before the game starts only)."""
+    return await lobby.leave(table_id=table_id, token=token)
+
+
+@api.post("/tables/{table_id}/bots", response_model=TableOut, tags=["lobby"])
+async def add_bots(table_id: TableId, body: AddBots, lobby: LobbyDep, token: Token) -> TableOut:
+    """Bots take `count` empty seats (the host's token is required)."""
+    return await lobby.add_bots(table_id=table_id, token=token, count=body.count, kind=body.kind)
+
+
+@api.delete("/tables/{table_id}/bots/{seat}", response_model=TableOut, tags=["lobby"])
+async def remove_bot(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: Token) -> TableOut:
+    """Give a bot's seat back before the game starts (the host's token is required)."""
+    return await lobby.remove_bot(table_id=table_id, token=token, seat=seat)
+
+
+@api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
+async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
+    """Start the game once every seat is taken (the host's token is required)."""
+    return await lobby.start(table_id=table_id, token=token)
+
+
+# -- timers and absent players (issue 8) --
+
+
+@api.post("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
+async def hand_to_bot(
+    request: Request, table_id: TableId, seat: SeatNo, token: Token
+) -> TableOut:
+    """Another seated person hands an absent player's seat to a bot (a seated person's token is
+    required): once the seat's person has been disconnected for the table's `grace_seconds`.
+    Refused `seat_online`, `too_early`, `own_seat`, `not_a_person`, `already_stand_in`,
+    `not_started`, `game_over`. The person takes the seat back by connecting again."""
+    hub = request.app.state.hub
+    return await hub.room(table_id).standins.hand_over(seat=seat, token=token)  # type: ignore[no-any-return]
+
+
+@api.delete("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
+async def take_seat_back(
+    request: Request, table_id: TableId, seat: SeatNo, token: Token
+) -> TableOut:
+    """The seat's own person takes it back from the bot standing in (the seat's token is
+    required); a socket of the seat connecting does the same. Refused `no_stand_in`."""
+    hub = request.app.state.hub
+    return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
+# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+
+
+@api.delete("/tables/{table_id}/seats/{seat}", response_model=TableOut, tags=["lobby"])
+async def remove_seat(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: Token) -> TableOut:
+    """The host gives a seat back before the start (a player who went away, or a bot): the
+    removed player's token no longer works and their sockets are closed (`removed`)."""
+    return await lobby.remove_seat(table_id=table_id, token=token, seat=seat)
+
+
+@api.patch("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
+async def update_table(
+    table_id: TableId, body: TableSettings, lobby: LobbyDep, token: Token
+) -> TableOut:
+    """The host changes the table's settings before the start; fields left out are kept."""
+    return await lobby.update_settings(table_id=table_id, token=token, settings=body)
+
+
+@api.post("/tables/{table_id}/rematch", response_model=JoinOut, tags=["lobby"])
+async def rematch_table(
+    table_id: TableId, lobby: LobbyDep, token: Token, body: Rematch | None = None
+) -> JoinOut:
+    """Play again with the same players (the game must be over; a seated person's token): the
+    first call opens a new table with the same settings, linked as `rematch_id`; each caller is
+    seated there under the same name. Asking twice answers the same seat and token."""
+    return await rematch.play_again(
+        lobby, table_id=table_id, token=token, bots=body.bots if body else None
+    )
+
+
+@api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
+async def game_record(game_id: GameId, queries: QueriesDep) -> GameRecord:
+    """The public record of a finished game: every action in order and the seed, to replay it."""
+    return await queries.record(game_id)
+
+
+@pages.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def _page(request: Request, name: str) -> FileResponse:
+    static_dir: Path = request.app.state.settings.static_dir
+    path = static_dir / name
+    if not path.is_file():
+        raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
+    return FileResponse(path, media_type="text/html")
+
+
+@pages.get("/")
+async def index(request: Request) -> FileResponse:
+    return _page(request, "index.html")
+
+
+@pages.get("/t/{table_id}")
+async def table_page(request: Request, table_id: str) -> FileResponse:
+    return _page(request, "table.html")

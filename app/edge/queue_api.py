@@ -1,0 +1,319 @@
+"""The matchmaking queue's HTTP routes and its socket `/ws/queue?ticket=<id>&token=<secret>`, and
+the per-process loop that keeps the queue moving: a matching pass every `QUEUE_MATCH_SECONDS`,
+the heartbeat of the entries whose sockets are open here, and what each socket is told.
+
+Whichever process forms a table, every socket learns it from the database: each process reads
+the tickets of its own sockets (two queries, however many sockets) every `QUEUE_POLL_SECONDS`, and
+at once after a join or a match made here. A socket is sent a message only when what it shows
+changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi import Path as PathParam
+from pydantic import ValidationError
+
+from app.core.config import Settings
+from app.core.errors import Code, ServiceError, is_outage
+from app.core.messages import (
+    QUEUE_CLIENT_TYPES,
+    ErrorOut,
+    MatchedOut,
+    PingIn,
+    PongOut,
+    QueueBotsIn,
+    QueueLeftOut,
+    queue_client_message,
+)
+from app.core.schemas import ID_PATTERN, AcceptBots, JoinQueue, TicketOut
+from app.edge.admission import Refused
+from app.edge.api import ERRORS
+from app.edge.deps import Token
+from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.ws import CLOSE_TOO_MANY, _admission, _refuse
+from app.lobby.matchmaking import Matchmaker, QueueMessage
+from app.lobby.tables import Lobby
+from app.store.db import Database
+from app.table.connections import (
+    CLOSE_NORMAL,
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    Connection,
+    RateLimiter,
+)
+
+log = logging.getLogger("dragonstones.queue")
+
+TicketId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a queue ticket's id")]
+_TICKET_ID = re.compile(ID_PATTERN)
+# With nobody waiting, a full matching pass only every this many seconds.
+_FULL_PASS_SECONDS = 30.0
+
+router = APIRouter(tags=["queue"], responses=ERRORS)
+
+
+class QueueService:
+    """This process's queue: the matchmaker, the open queue sockets and the loop."""
+
+    def __init__(self, settings: Settings, db: Database, lobby: Lobby) -> None:
+        self.settings = settings
+        self.matchmaker = Matchmaker(db, lobby, settings)
+        self.sockets: dict[str, set[Connection]] = {}
+        self.shown: dict[Connection, str] = {}  # the last message each socket was sent
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="queue")
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def wake(self) -> None:
+        """Something changed here (a join, a match): tell the sockets now."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        settings = self.settings
+        last_match = last_beat = last_full = 0.0
+        beat_every = max(0.2, settings.queue_grace_seconds / 4)
+        while not self.closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=settings.queue_poll_seconds)
+            self._wake.clear()
+            now = time.monotonic()
+            try:
+                if settings.queue_match_seconds > 0 and now - last_match >= settings.queue_match_seconds:
+                    # A full pass (a write) when someone waits; else now and then, to delete
+                    # old entries and start a table a crashed process formed.
+                    if now - last_full >= _FULL_PASS_SECONDS or await self.matchmaker.anyone_waiting():
+                        last_full = now
+                        await self.matchmaker.match()
+                    last_match = now
+                if self.sockets and now - last_beat >= beat_every:
+                    last_beat = now
+                    await self.matchmaker.heartbeat(list(self.sockets))
+                await self.tell(list(self.sockets))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("queue loop: %r", exc)
+
+    async def tell(self, tickets: list[str]) -> None:
+        """Send each socket of these tickets what it should show, if that changed."""
+        if not tickets:
+            return
+        messages = await self.matchmaker.messages(tickets)
+        for ticket in tickets:
+            message = messages.get(ticket)
+            if message is not None:
+                for conn in list(self.sockets.get(ticket, ())):
+                    self.show(conn, message)
+
+    def show(self, conn: Connection, message: QueueMessage) -> None:
+        frame = message.model_dump_json(exclude={"server_time"})
+        if self.shown.get(conn) == frame:
+            return
+        self.shown[conn] = frame
+        conn.send(message)
+        if isinstance(message, MatchedOut | QueueLeftOut):
+            conn.close(CLOSE_NORMAL, message.type)
+
+    def add(self, ticket: str, conn: Connection) -> None:
+        self.sockets.setdefault(ticket, set()).add(conn)
+
+    def remove(self, ticket: str, conn: Connection) -> bool:
+        """Forget a socket; True if it was this ticket's last here."""
+        self.shown.pop(conn, None)
+        conns = self.sockets.get(ticket)
+        if conns is None:
+            return False
+        conns.discard(conn)
+        if conns:
+            return False
+        del self.sockets[ticket]
+        return True
+
+
+def _service(request: Request | WebSocket) -> QueueService:
+    return request.app.state.queue  # type: ignore[no-any-return]
+
+
+# -- HTTP ---------------------------------------------------------------------------------------
+
+
+@router.post("/api/queue", status_code=201, response_model=TicketOut)
+async def join_queue(body: JoinQueue, request: Request) -> TicketOut:
+    """Wait for a table of the size asked ("any": 3 to 6). The answer's `token` is the ticket's
+    secret, shown once. When enough players wait, a table is formed, everyone is seated and the
+    game starts; `GET /api/queue/{ticket}` (or the queue socket) then gives the seat."""
+    service = _service(request)
+    address = client_address(request.scope, parse_proxies(service.settings.trusted_proxies))
+    out = await service.matchmaker.join(
+        name=body.name,
+        size=None if body.size == "any" else body.size,
+        bots_after=body.bots_after,
+        address=address,
+    )
+    service.wake()
+    return out
+
+
+@router.get("/api/queue/{ticket}", response_model=TicketOut)
+async def read_ticket(ticket: TicketId, request: Request, token: Token) -> TicketOut:
+    """The ticket's state: waiting (with the table being gathered), matched (with the table,
+    the seat and the seat's token, as join answers them), or left."""
+    return await _service(request).matchmaker.ticket(ticket, token)
+
+
+@router.delete("/api/queue/{ticket}", response_model=TicketOut)
+async def leave_queue(ticket: TicketId, request: Request, token: Token) -> TicketOut:
+    """Leave the queue: this ticket is never seated. 409 `already_matched` if it was first."""
+    service = _service(request)
+    out = await service.matchmaker.leave(ticket, token)
+    service.wake()
+    return out
+
+
+@router.post("/api/queue/{ticket}/bots", response_model=TicketOut)
+async def accept_bots(
+    ticket: TicketId, request: Request, token: Token, body: AcceptBots | None = None
+) -> TicketOut:
+    """After the wait the player picked: a table of their size (any: 4) now, with the waiting
+    players who fit and bots in the other seats; the game starts. The body is optional:
+    `{"kind": "hard"}` seats hard bots (default: the normal, heuristic bot)."""
+    service = _service(request)
+    out = await service.matchmaker.accept_bots(
+        ticket, token, kind=body.kind if body else "heuristic"
+    )
+    service.wake()
+    return out
+
+
+# -- the socket ---------------------------------------------------------------------------------
+
+
+@router.websocket("/ws/queue")
+async def queue_socket(ws: WebSocket) -> None:
+    service = _service(ws)
+    admission = _admission(ws)
+    address = client_address(ws.scope, ws.app.state.trusted_proxies)
+    await ws.accept()
+    try:
+        with admission.hold(address, "queue", spectator=False):
+            await _serve(ws, service)
+    except Refused as exc:
+        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+
+
+async def _serve(ws: WebSocket, service: QueueService) -> None:
+    ticket = ws.query_params.get("ticket") or ""
+    token = ws.query_params.get("token")
+    if not _TICKET_ID.fullmatch(ticket):
+        await _refuse(ws, Code.TICKET_NOT_FOUND, "there is no such ticket", CLOSE_NOT_FOUND)
+        return
+    matchmaker = service.matchmaker
+    try:
+        await matchmaker.ticket(ticket, token)
+    except ServiceError as exc:
+        close = CLOSE_NOT_FOUND if exc.code == Code.TICKET_NOT_FOUND else CLOSE_POLICY
+        await _refuse(ws, exc.code, exc.message, close)
+        return
+    settings = service.settings
+    conn = Connection(
+        ws=ws,
+        table_id=f"queue:{ticket}",
+        seat=None,
+        name=None,
+        queue_limit=settings.send_queue_limit,
+        send_timeout=settings.send_timeout_seconds,
+    )
+    writer = asyncio.create_task(conn.run_writer())
+    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    service.add(ticket, conn)
+    try:
+        await matchmaker.heartbeat([ticket])  # back after a reload: matchable again
+        await service.tell([ticket])
+        while not conn.closing:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw = frame.get("text")
+            if raw is None:
+                raw = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+            if not limiter.allow():
+                conn.send(ErrorOut(code=Code.RATE_LIMITED, message="too many messages; slow down"))
+                conn.close(CLOSE_POLICY, "rate limit exceeded")
+                break
+            if len(raw.encode("utf-8")) > settings.max_message_bytes:
+                conn.send(ErrorOut(code=Code.MESSAGE_TOO_LARGE, message="message too large"))
+                conn.close(CLOSE_TOO_BIG, "message too large")
+                break
+            await _handle(service, conn, ticket, token, raw)
+    except Exception as exc:
+        if is_outage(exc):
+            log.warning("queue socket of %s: database unavailable: %r", ticket, exc)
+        elif not isinstance(exc, RuntimeError):
+            log.exception("queue socket of %s failed", ticket)
+    finally:
+        if service.remove(ticket, conn) and not service.closed:
+            with contextlib.suppress(Exception):
+                await matchmaker.socket_closed(ticket)
+        conn.close(CLOSE_NORMAL)
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+
+
+async def _handle(
+    service: QueueService, conn: Connection, ticket: str, token: str | None, raw: str
+) -> None:
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        conn.send(ErrorOut(code=Code.MALFORMED_JSON, message="a message is one JSON object"))
+        return
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind not in QUEUE_CLIENT_TYPES:
+        conn.send(
+            ErrorOut(
+                code=Code.UNKNOWN_TYPE,
+                message=f"unknown message type {kind!r}; send one of "
+                f"{', '.join(QUEUE_CLIENT_TYPES)}",
+            )
+        )
+        return
+    try:
+        message = queue_client_message.validate_python(data)
+    except ValidationError as exc:
+        conn.send(ErrorOut(code=Code.INVALID_MESSAGE, message=str(exc.errors()[0]["msg"])[:300]))
+        return
+    if isinstance(message, PingIn):
+        conn.send(PongOut())
+        return
+    try:
+        if isinstance(message, QueueBotsIn):
+            await service.matchmaker.accept_bots(ticket, token, kind=message.kind)
+        else:
+            await service.matchmaker.leave(ticket, token)
+    except ServiceError as exc:
+        conn.send(ErrorOut(code=exc.code, message=exc.message))
+    # Matched or left: this socket (and any other of the ticket) is told, then closed.
+    service.wake()
+    await service.tell([ticket])

@@ -1,1 +1,0 @@
-"""The live games of this process: rooms, their store, clock, bots, and the bus between processes."""

@@ -1,0 +1,369 @@
+"""The lobby: open a table, take or give back a seat, quick play, add or remove bots, remove a
+player, change the settings, start. The host (app.store.presence.host_seat) alone does what changes the
+table for everyone.
+
+Each operation runs under the table's room lock (one writer per table in this process) in one
+database transaction whose guards (the unique seat, the `open` status) keep two processes from
+both succeeding; then the table's sockets here are told, and other processes through the bus.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import engine
+from app.core import names
+from app.core.errors import Code, ServiceError
+from app.core.schemas import JoinOut, TableOut, TableSettings
+from app.core.security import hash_token, new_id, new_seed, new_token
+from app.store.db import Database
+from app.store.games import StoredGame
+from app.store.models import GameRow, SeatRow, TableRow, utcnow
+from app.store.presence import host_seat, is_stale
+from app.store.queries import Queries, seat_rows, table_row
+from app.table.clock import first_deadline
+from app.table.hub import Hub
+from app.table.room import Room
+
+# The size of the table quick play opens when no open table fits.
+DEFAULT_QUICKPLAY_SEATS = 4
+# Refusals after which quick play tries the next table.
+_QUICKPLAY_SKIP = (
+    Code.TABLE_FULL, Code.ALREADY_STARTED, Code.NAME_TAKEN, Code.CONFLICT, Code.TABLE_CLOSED
+)
+# The table settings, each a `tables` column of the same name: the host changes them, "play
+# again" copies them. A new setting is a field of TableSettings and a column.
+SETTINGS_COLUMNS: tuple[str, ...] = tuple(TableSettings.model_fields)
+
+
+def closed_error() -> ServiceError:
+    return ServiceError(
+        Code.TABLE_CLOSED, "this table closed: nobody was connected to it for a while"
+    )
+
+
+async def _open_table(
+    session: AsyncSession, table_id: str, message: str = "this table's game has started"
+) -> TableRow:
+    """The table, which must not have started: the lobby changes only open tables."""
+    table = await table_row(session, table_id)
+    if table.status == "closed":
+        raise closed_error()
+    if table.status != "open":
+        raise ServiceError(Code.ALREADY_STARTED, message)
+    return table
+
+
+def _require_host(seats: list[SeatRow], seat: SeatRow) -> None:
+    if host_seat(seats) != seat.seat:
+        raise ServiceError(Code.NOT_HOST, "only the table's host may do this")
+
+
+class Lobby:
+    def __init__(self, db: Database, hub: Hub, queries: Queries) -> None:
+        self.db = db
+        self.hub = hub
+        self.queries = queries
+
+    async def _changed(self, room: Room) -> TableOut:
+        """Tell this process's sockets and the other processes; answer the table as it is."""
+        table = await room.send_table_now()
+        await self.hub.bus.publish(room.table_id, None)
+        return table
+
+    async def create_table(
+        self,
+        *,
+        seats: int,
+        public: bool,
+        turn_seconds: int | None = None,
+        choose_seconds: int | None = None,
+        grace_seconds: int | None = None,
+    ) -> TableOut:
+        async with self.db.write() as session:
+            table = TableRow(
+                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds,
+                choose_seconds=choose_seconds, grace_seconds=grace_seconds,
+            )
+            session.add(table)
+        return self.queries.table_out(table, [], None)
+
+    async def close_if_stale(self, table_id: str) -> bool:
+        """Close the table now if nobody has been connected to it for the idle time (the
+        closing task may not have come by yet). Call with the table's room held."""
+        presence = self.hub.presence
+        if presence is None:
+            return False
+        now = utcnow()
+        async with self.db.sessions() as session:
+            table = await table_row(session, table_id)
+            seats = await seat_rows(session, table_id)
+        if not is_stale(table, seats, now, presence.stale, presence.idle,
+                        self.hub.online_seats(table_id)):
+            return False
+        if await presence.close_if_idle(table_id, now - presence.idle):
+            room = self.hub.peek(table_id)
+            if room is not None:
+                await room.send_table_now()
+            await self.hub.bus.publish(table_id, None)
+        return True
+
+    async def join(self, *, table_id: str, name: str, need_online: bool = False) -> JoinOut:
+        """Take the lowest free seat. `need_online` (quick play): only beside someone online."""
+        async with self.hub.hold(table_id) as room:
+            if await self.close_if_stale(table_id):
+                raise closed_error()
+            for _attempt in range(5):
+                try:
+                    async with self.db.write() as session:
+                        table = await _open_table(session, table_id)
+                        seats = await seat_rows(session, table_id)
+                        if need_online and not self.queries.online_now(table_id, seats, utcnow()):
+                            raise ServiceError(Code.CONFLICT, "nobody at this table is online")
+                        if len(seats) >= table.seats:
+                            raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
+                        # "ANN", "ann" and the full-width ANN are one name (bots' names are reserved
+                        # by app.core.names already).
+                        if any(names.key(s.name) == names.key(name) for s in seats):
+                            raise ServiceError(
+                                Code.NAME_TAKEN, f"someone at this table is called {name!r}"
+                            )
+                        free = min(set(range(table.seats)) - {s.seat for s in seats})
+                        token = new_token()
+                        session.add(
+                            SeatRow(
+                                table_id=table_id,
+                                seat=free,
+                                name=name,
+                                token_hash=hash_token(token),
+                                bot=False,
+                                away_since=utcnow(),  # until their page connects
+                            )
+                        )
+                        table.updated_at = utcnow()
+                    break
+                except IntegrityError:
+                    # Another server process took that seat first: look again.
+                    continue
+            else:
+                raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
+            await self._changed(room)
+            await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
+        return JoinOut(table_id=table_id, seat=free, token=token)
+
+    async def quickplay(self, *, name: str, seats: int | None) -> JoinOut:
+        """A seat at the public open table closest to full, else at a new public table.
+
+        Each try is an ordinary join (the table's lock, the seat count read in the transaction
+        and the unique seat): who loses the race for a last seat moves on to the next table."""
+        # Never beside nobody: a table where no seated person is online is skipped.
+        tables = [t for t in await self.queries.open_tables() if t.online > 0]
+        for table in self._quickplay_order(tables, seats):
+            try:
+                return await self.join(table_id=table.id, name=name, need_online=True)
+            except ServiceError as exc:
+                if exc.code not in _QUICKPLAY_SKIP:
+                    raise
+        return await self._create_and_join(seats=seats or DEFAULT_QUICKPLAY_SEATS, name=name)
+
+    @staticmethod
+    def _quickplay_order(tables: list[TableOut], seats: int | None) -> list[TableOut]:
+        # The size asked first; then the fewest free seats (it starts soonest); then the table
+        # waiting longest.
+        return sorted(
+            tables,
+            key=lambda t: (
+                seats is not None and t.seats != seats,
+                t.seats - t.taken,
+                -t.taken / t.seats,
+                t.created_at,
+            ),
+        )
+
+    async def _create_and_join(self, *, seats: int, name: str) -> JoinOut:
+        """A new public table with this player already seated, in one transaction: nobody can
+        take the creator's seat between the two."""
+        table_id, token = new_id(), new_token()
+        async with self.db.write() as session:
+            session.add(TableRow(id=table_id, seats=seats, public=True, status="open"))
+            await session.flush()  # the table row first: the seat refers to it
+            session.add(
+                SeatRow(
+                    table_id=table_id,
+                    seat=0,
+                    name=name,
+                    token_hash=hash_token(token),
+                    bot=False,
+                    away_since=utcnow(),
+                )
+            )
+        return JoinOut(table_id=table_id, seat=0, token=token)
+
+    async def leave(self, *, table_id: str, token: str | None) -> TableOut:
+        async with self.hub.hold(table_id) as room:
+            seat = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(
+                    session, table_id, "you cannot leave a game that has started"
+                )
+                await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
+                table.updated_at = utcnow()
+            # Sockets of that seat now hold nothing: close them so they cannot pretend.
+            room.kick_seat(seat.seat, "you left the table")
+            out = await self._changed(room)
+            await room.feed.notice("left", seat=seat.seat, name=seat.name)  # table chat's log
+            return out
+
+    async def add_bots(
+        self, *, table_id: str, token: str | None, count: int, kind: str
+    ) -> TableOut:
+        try:
+            async with self.hub.hold(table_id) as room:
+                me = await self.queries.seat_for_token(table_id, token)
+                async with self.db.write() as session:
+                    table = await _open_table(session, table_id)
+                    seats = await seat_rows(session, table_id)
+                    _require_host(seats, me)
+                    free = sorted(set(range(table.seats)) - {s.seat for s in seats})
+                    if count > len(free):
+                        raise ServiceError(
+                            Code.NOT_ENOUGH_SEATS, f"{count} bots asked, {len(free)} seats free"
+                        )
+                    for seat in free[:count]:
+                        session.add(
+                            SeatRow(
+                                table_id=table_id,
+                                seat=seat,
+                                name=f"Bot {seat + 1}",
+                                bot=True,
+                                bot_kind=kind,
+                                bot_seed=str(new_seed()),
+                            )
+                        )
+                    table.updated_at = utcnow()
+                return await self._changed(room)
+        except IntegrityError:
+            # Another server process filled a seat at the same moment.
+            raise ServiceError(Code.CONFLICT, "the table changed meanwhile; try again") from None
+
+    async def remove_bot(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
+        """Give a bot's seat back before the game starts (the host only)."""
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                _require_host(await seat_rows(session, table_id), me)
+                result = await session.execute(
+                    delete(SeatRow).where(
+                        SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
+                    )
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ServiceError(Code.NO_BOT, f"there is no bot in seat {seat}")
+                table.updated_at = utcnow()
+            return await self._changed(room)
+
+    async def remove_seat(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
+        """The host gives a seat back before the start (a player who left, a bot): the removed
+        player's token holds nothing any more and their sockets are closed."""
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                seats = await seat_rows(session, table_id)
+                _require_host(seats, me)
+                if seat == me.seat:
+                    raise ServiceError(
+                        Code.INVALID_REQUEST, "the host leaves with POST .../leave instead"
+                    )
+                target = next((s for s in seats if s.seat == seat), None)
+                if target is None:
+                    raise ServiceError(Code.NO_SEAT, f"nobody sits in seat {seat}")
+                await session.execute(delete(SeatRow).where(SeatRow.id == target.id))
+                table.updated_at = utcnow()
+            room.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
+            return await self._changed(room)
+
+    async def update_settings(
+        self, *, table_id: str, token: str | None, settings: TableSettings
+    ) -> TableOut:
+        """The host changes the table's settings before the start; fields left out are kept."""
+        given = settings.model_dump(include=settings.model_fields_set)
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                _require_host(await seat_rows(session, table_id), me)
+                for column, value in given.items():
+                    assert column in SETTINGS_COLUMNS
+                    setattr(table, column, value)
+                table.updated_at = utcnow()
+            return await self._changed(room)
+
+    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+        async with self.hub.hold(table_id) as room:
+            me = await self.queries.seat_for_token(table_id, token)
+            async with self.db.write() as session:
+                table = await _open_table(session, table_id)
+                seats = await seat_rows(session, table_id)
+                _require_host(seats, me)
+                if len(seats) < table.seats:
+                    raise ServiceError(
+                        Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
+                    )
+                seed = new_seed()
+                state, opening = engine.start(players=table.seats, seed=seed)
+                # Issue 8: the opening prompt's deadline is stored with the game.
+                deadline = first_deadline(
+                    state, table.turn_seconds, table.choose_seconds, time.time()
+                )
+                game = GameRow(
+                    id=new_id(),
+                    table_id=table_id,
+                    players=table.seats,
+                    seed=str(seed),
+                    seed_commitment=engine.view(state, None)["seed_commitment"],
+                    state=engine.dumps(state),
+                    opening_events=opening,
+                    version=0,
+                    status="playing",
+                    deadline_at=deadline.stamp() if deadline else None,
+                    deadline_key=deadline.key if deadline else None,
+                )
+                session.add(game)
+                # Guarded so that two processes cannot both start the table.
+                result = await session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id, TableRow.status == "open")
+                    .values(status="playing", updated_at=utcnow())
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ServiceError(
+                        Code.ALREADY_STARTED, "this table's game has already started"
+                    )
+            out = await room.send_table_now()
+            # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
+            room.started(
+                StoredGame(
+                    id=game.id,
+                    table_id=table_id,
+                    players=game.players,
+                    seed=game.seed,
+                    state=game.state,
+                    version=0,
+                    over=False,
+                    opening=opening,
+                    turn_seconds=table.turn_seconds,
+                    choose_seconds=table.choose_seconds,
+                    deadline_at=deadline.stamp() if deadline else None,
+                    deadline_key=deadline.key if deadline else None,
+                    bots=[(s.seat, s.bot_kind, s.bot_seed) for s in seats if s.bot],
+                    actions=[],
+                )
+            )
+            await self.hub.bus.publish(table_id, 0)
+        return out

@@ -1,0 +1,212 @@
+"""How server processes learn of each other's commits.
+
+Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<version>'` (see
+app.store.games), and the lobby sends `'<table_id>:'` after it changes a table (seats, start). Each
+process LISTENs on one dedicated asyncpg connection that reconnects by itself; after a reconnect it
+asks for a sweep, since notifications sent meanwhile are lost. SQLite has one process: the
+in-process bus delivers the lobby's messages to the same process. Should a second process share the
+SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
+index, not from any table) tells this one that someone else committed, and a sweep catches up.
+A table feed's line (app.table.feed) is announced as `'<table_id>:chat:<seq>'` on Postgres.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+log = logging.getLogger("dragonstones.bus")
+
+# (table_id, version or None for a lobby change)
+Handler = Callable[[str, int | None], None]
+# (table_id, line number): a line of the table's feed was stored (app.table.feed)
+ChatHandler = Callable[[str, int], None]
+CHAT_MARK = "chat:"
+
+
+def parse_chat(payload: str) -> tuple[str, int] | None:
+    """`'<table_id>:chat:<seq>'` (an older server's parse() ignores these)."""
+    table_id, sep, rest = payload.partition(":")
+    if not sep or not table_id or not rest.startswith(CHAT_MARK):
+        return None
+    try:
+        return table_id, int(rest[len(CHAT_MARK):])
+    except ValueError:
+        return None
+
+
+def parse(payload: str) -> tuple[str, int | None] | None:
+    table_id, sep, version = payload.partition(":")
+    if not sep or not table_id:
+        return None
+    if not version:
+        return table_id, None
+    try:
+        return table_id, int(version)
+    except ValueError:
+        return None
+
+
+def channel_for(schema: str | None) -> str:
+    """One channel per schema: servers of other schemas on the same database stay out."""
+    return f"dragonstones_{schema}"[:63] if schema else "dragonstones"
+
+
+class LocalBus:
+    """One process: what is published is delivered to this process only."""
+
+    def __init__(self) -> None:
+        self.handler: Handler | None = None
+        # One process: the feed delivers its own lines itself; nothing to hear.
+        self.on_chat: ChatHandler | None = None
+
+    async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
+        self.handler = handler
+
+    async def publish(self, table_id: str, version: int | None) -> None:
+        if self.handler is not None:
+            self.handler(table_id, version)
+
+    async def close(self) -> None:
+        self.handler = None
+
+
+class SqliteBus(LocalBus):
+    """LocalBus, plus a watch on the file's change counter for a second process."""
+
+    def __init__(self, engine: AsyncEngine, interval: float) -> None:
+        super().__init__()
+        self.engine = engine
+        self.interval = interval
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
+        await super().start(handler, on_reconnect)
+        if self.interval > 0:
+            self.task = asyncio.create_task(self._watch(on_reconnect), name="sqlite-watch")
+
+    async def _watch(self, changed: Callable[[], None]) -> None:
+        # data_version moves when another connection commits: ours included (the pool has
+        # several), so a change costs one sweep query, and no change costs nothing.
+        async with self.engine.connect() as conn:
+            last = None
+            while True:
+                try:
+                    version = (await conn.exec_driver_sql("PRAGMA data_version")).scalar()
+                    await conn.rollback()
+                except Exception as exc:
+                    log.warning("sqlite change watch failed: %r", exc)
+                    version = None
+                if last is not None and version != last:
+                    changed()
+                last = version
+                await asyncio.sleep(self.interval)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+class PgBus:
+    """LISTEN on a dedicated connection; NOTIFY through the pool (or the commit statement)."""
+
+    def __init__(
+        self,
+        dsn: str,
+        channel: str,
+        server_settings: dict[str, str],
+        notify: Callable[[str, str], Awaitable[None]],
+        received: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._received = received  # counts each notification (metrics)
+        self.dsn = dsn
+        self.channel = channel
+        self.server_settings = server_settings
+        self._notify = notify  # (channel, payload) -> sent through the pool
+        self.handler: Handler | None = None
+        self.on_chat: ChatHandler | None = None  # set by the hub
+        self.on_reconnect: Callable[[], None] = lambda: None
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self._lost = asyncio.Event()
+
+    async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
+        self.handler, self.on_reconnect = handler, on_reconnect
+        connected = asyncio.Event()
+        self.task = asyncio.create_task(self._listen(connected), name="bus-listener")
+        # Start serving once listening (or after a moment if the database is away).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(connected.wait(), timeout=10)
+
+    async def publish(self, table_id: str, version: int | None) -> None:
+        await self._notify(self.channel, f"{table_id}:{'' if version is None else version}")
+
+    def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self._received()
+        chat = parse_chat(payload)
+        if chat is not None:
+            if self.on_chat is not None:
+                self.on_chat(*chat)
+            return
+        message = parse(payload)
+        if message is not None and self.handler is not None:
+            self.handler(*message)
+
+    def _on_termination(self, _conn: Any) -> None:
+        self._lost.set()
+
+    async def _listen(self, connected: asyncio.Event) -> None:
+        delay = 0.1
+        first = True
+        while not self.closed:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(
+                    self.dsn, server_settings=self.server_settings, timeout=5
+                )
+                self._lost.clear()
+                conn.add_termination_listener(self._on_termination)
+                await conn.add_listener(self.channel, self._on_notification)
+                connected.set()
+                if not first:
+                    log.info("listening again on %s: sweeping for missed commits", self.channel)
+                    self.on_reconnect()
+                first, delay = False, 0.1
+                # Wait until the connection drops; a cheap query now and then finds a silently
+                # dead connection too.
+                while not self.closed:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._lost.wait(), timeout=15)
+                    if self._lost.is_set():
+                        break
+                    await asyncio.wait_for(conn.fetchval("SELECT 1"), timeout=5)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not self.closed:
+                    log.warning("listener connection lost (%r); retrying in %.1f s", exc, delay)
+            finally:
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        conn.terminate()
+            if self.closed:
+                return
+            first = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task

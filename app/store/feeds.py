@@ -1,0 +1,191 @@
+"""A table feed's persistence: append a line under the next per-table number, read lines back.
+
+A line's number (`seq`) is the table's highest plus one, taken in the insert statement itself. On
+Postgres the writers of one table take turns on a transaction-scoped advisory lock, so each reads
+the number its predecessor committed; should two ever read the same highest anyway, the unique
+(table_id, seq) refuses the second, which takes the next number. So a committed line n always
+follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres the same transaction sends
+`NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered when it commits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Integer, String, Text, func, insert, literal, select, text
+from sqlalchemy.exc import IntegrityError
+
+from app.core.messages import ChatLine
+from app.store.db import Database
+from app.store.games import as_utc
+from app.store.models import SeatRow, TableMessageRow, utcnow
+
+CHANNELS = ("players", "spectators", "notices")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One stored line of a table's feed."""
+
+    id: int  # the per-table number (seq)
+    channel: str
+    seat: int | None
+    name: str | None
+    text: str | None
+    kind: str | None
+    data: dict[str, Any] | None
+    at: datetime
+
+    def out(self) -> ChatLine:
+        """The line as sent to clients (see docs/protocol.md, "Table chat")."""
+        notice = self.channel == "notices"
+        return ChatLine(
+            id=self.id,
+            channel=self.channel,  # type: ignore[arg-type]
+            seat=self.seat,
+            name=self.name,
+            text=None if notice else self.text,
+            kind=self.kind if notice else None,
+            data=(self.data or {}) if notice else None,
+            at=round(as_utc(self.at).timestamp(), 3),
+        )
+
+
+_COLUMNS = (
+    TableMessageRow.seq,
+    TableMessageRow.channel,
+    TableMessageRow.seat,
+    TableMessageRow.name,
+    TableMessageRow.text,
+    TableMessageRow.kind,
+    TableMessageRow.data,
+    TableMessageRow.created_at,
+)
+
+
+def _line(row: Any) -> Line:
+    return Line(*row)
+
+
+class FeedStore:
+    def __init__(self, db: Database, channel: str) -> None:
+        self.db = db
+        self.channel = channel  # the NOTIFY channel of this database schema (Postgres)
+
+    async def append(
+        self,
+        table_id: str,
+        *,
+        channel: str,
+        seat: int | None = None,
+        name: str | None = None,
+        text_: str | None = None,
+        kind: str | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> Line:
+        """Store one line under the table's next number; returns it once committed."""
+        assert channel in CHANNELS
+        now = utcnow()
+        taken = select(func.max(TableMessageRow.seq)).where(TableMessageRow.table_id == table_id)
+        statement = (
+            insert(TableMessageRow)
+            .from_select(
+                [
+                    "table_id", "seq", "channel", "seat", "name", "text", "kind", "data",
+                    "created_at",
+                ],
+                select(
+                    literal(table_id, String(32)),
+                    func.coalesce(taken.scalar_subquery(), 0) + 1,
+                    literal(channel, String(16)),
+                    literal(seat, Integer()),
+                    literal(name, String(64)),
+                    literal(text_, Text()),
+                    literal(kind, String(32)),
+                    literal(data, JSON()),
+                    literal(now, DateTime(timezone=True)),
+                ),
+            )
+            .returning(TableMessageRow.seq)
+        )  # fmt: skip
+        for _attempt in range(8):
+            try:
+                async with self.db.write_core() as conn:
+                    if not self.db.sqlite:
+                        # Writers of one table's feed take turns (many at once would otherwise
+                        # mostly collide on the number); SQLite has one writer at a time anyway.
+                        await conn.execute(
+                            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                            {"key": f"dragonstones-chat:{table_id}"},
+                        )
+                    seq = (await conn.execute(statement)).scalar_one()
+                    if not self.db.sqlite:
+                        await conn.execute(
+                            text("SELECT pg_notify(:channel, :payload)"),
+                            {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
+                        )
+                return Line(seq, channel, seat, name, text_, kind, data, now)
+            except IntegrityError as exc:
+                if "seq" not in str(exc.orig):
+                    raise  # not the number (the table is gone): no second try helps
+                # Another process took this number a moment ago: take the next one.
+                continue
+        raise IntegrityError("table_messages", None, Exception("no free line number"))
+
+    async def after(
+        self, table_id: str, after: int, channels: tuple[str, ...] = CHANNELS, limit: int = 500
+    ) -> list[Line]:
+        """Lines numbered above `after`, in order (the first `limit` of them)."""
+        query = (
+            select(*_COLUMNS)
+            .where(
+                TableMessageRow.table_id == table_id,
+                TableMessageRow.seq > after,
+                TableMessageRow.channel.in_(channels),
+            )
+            .order_by(TableMessageRow.seq)
+            .limit(limit)
+        )
+        async with self.db.engine.connect() as conn:
+            return [_line(r) for r in await conn.execute(query)]
+
+    async def latest(
+        self,
+        table_id: str,
+        limit: int,
+        channels: tuple[str, ...] = CHANNELS,
+        after: int = 0,
+        upto: int | None = None,
+    ) -> list[Line]:
+        """The last `limit` lines of these channels numbered in (after, upto], in order."""
+        query = select(*_COLUMNS).where(
+            TableMessageRow.table_id == table_id,
+            TableMessageRow.seq > after,
+            TableMessageRow.channel.in_(channels),
+        )
+        if upto is not None:
+            query = query.where(TableMessageRow.seq <= upto)
+        query = query.order_by(TableMessageRow.seq.desc()).limit(limit)
+        async with self.db.engine.connect() as conn:
+            rows = [_line(r) for r in await conn.execute(query)]
+        rows.reverse()
+        return rows
+
+    async def last_ids(self, table_ids: list[str]) -> dict[str, int]:
+        """The highest line number of each of these tables (tables without lines: absent)."""
+        if not table_ids:
+            return {}
+        query = (
+            select(TableMessageRow.table_id, func.max(TableMessageRow.seq))
+            .where(TableMessageRow.table_id.in_(table_ids))
+            .group_by(TableMessageRow.table_id)
+        )
+        async with self.db.engine.connect() as conn:
+            return {t: int(m) for t, m in await conn.execute(query)}
+
+    async def seat_name(self, table_id: str, seat: int) -> str | None:
+        query = select(SeatRow.name).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+        async with self.db.engine.connect() as conn:
+            return (await conn.execute(query)).scalar_one_or_none()

@@ -1,0 +1,374 @@
+"""A game's persistence: load it, commit one action under the version guard, read what another
+process committed.
+
+The commit is the only write of the action path. On Postgres it is one statement, sent as one
+round trip in autocommit: it moves the game row from the expected version to the next (writing the
+new snapshot), appends the action with its events, closes the table when the game ends, and sends
+the NOTIFY that tells other processes, which Postgres delivers only if the statement commits. On
+SQLite (one process) the same writes run as one Core transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import asyncpg
+import orjson
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from app.core.errors import DATABASE_ERRORS
+from app.store.db import Database
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+
+
+class StaleVersion(Exception):
+    """The game's version in the database is not the one the action was applied to."""
+
+
+class DuplicateActionId(Exception):
+    """This seat's action_id is already committed (by another process, a moment ago)."""
+
+
+class StoreUnavailable(Exception):
+    """The database failed mid-commit: the action may or may not be committed."""
+
+
+@dataclass
+class StoredGame:
+    """A game as read from the database: the latest snapshot and every action's log row."""
+
+    id: str
+    table_id: str
+    players: int
+    seed: str
+    state: str  # engine.dumps text
+    version: int
+    over: bool
+    opening: list[dict[str, Any]] | None
+    turn_seconds: int | None
+    bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed), stand-ins included
+    # One entry per version after 0: (version, seat, action_id, raw events).
+    actions: list[tuple[int, int, str, list[dict[str, Any]]]]
+    # -- timers and absent players (issue 8) --
+    choose_seconds: int | None = None
+    deadline_at: datetime | None = None  # the open prompt's stored deadline
+    deadline_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One action to commit: the game moves from `version - 1` to `version`."""
+
+    game_id: str
+    table_id: str
+    version: int
+    seat: int
+    action: dict[str, Any]
+    action_id: str
+    events: list[dict[str, Any]]
+    state: str  # engine.dumps of the new state
+    winner: int | None
+    over: bool
+    now: datetime = field(default_factory=utcnow)
+    # The deadline of the prompt open after this action (app.table.clock), null: none.
+    deadline_at: datetime | None = None
+    deadline_key: str | None = None
+
+    @property
+    def status(self) -> str:
+        return "over" if self.over else "playing"
+
+
+# One statement, one round trip: guarded update, append, close the table, notify.
+_PG_COMMIT = """
+WITH g AS (
+    UPDATE games SET state = $1, version = $2, status = $3, winner = $4, updated_at = $5,
+                     finished_at = $6, deadline_at = $14, deadline_key = $15
+    WHERE id = $7 AND version = $2 - 1
+    RETURNING id
+), a AS (
+    INSERT INTO actions (game_id, version, seat, action, action_id, events, created_at)
+    SELECT id, $2, $8, $9::json, $10, $11::json, $5 FROM g
+    RETURNING version
+), t AS (
+    UPDATE tables SET status = 'over', updated_at = $5
+    FROM a WHERE tables.id = $12 AND $3 = 'over'
+)
+SELECT a.version, pg_notify($13, $12 || ':' || a.version) FROM a
+"""
+
+
+_PG_SINCE = """
+SELECT version, seat, action_id, action::text, events::text FROM actions
+WHERE game_id = $1 AND version > $2 ORDER BY version
+"""
+
+
+def as_utc(stamp: datetime) -> datetime:
+    # SQLite keeps no time zone; every stamp is written in UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
+class GameStore:
+    def __init__(self, db: Database, channel: str) -> None:
+        self.db = db
+        self.channel = channel  # the NOTIFY channel of this database schema
+        self._pool: Any = None  # asyncpg.Pool, Postgres only
+
+    async def open(self) -> None:
+        """Postgres: the action path's own asyncpg pool. Each commit is one statement in
+        autocommit, so SQLAlchemy's pool and its greenlet bridge would only add CPU there."""
+        if not self.db.sqlite and self._pool is None:
+            dsn, server_settings = self.db.asyncpg_dsn()
+            size = self.db.settings.db_pool_size
+            self._pool = await asyncpg.create_pool(
+                dsn, min_size=min(2, size), max_size=size, server_settings=server_settings
+            )
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @contextlib.asynccontextmanager
+    async def _pg(self) -> AsyncIterator[Any]:
+        """A connection of the action path's pool (no transaction: each statement commits by
+        itself). asyncpg discards a connection that failed instead of handing it out again."""
+        if self._pool is None:
+            await self.open()
+        assert self._pool is not None
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    async def load(self, table_id: str) -> StoredGame | None:
+        """The table's game with its whole action log, or None before the start."""
+        async with self.db.sessions() as session:
+            game = await session.scalar(select(GameRow).where(GameRow.table_id == table_id))
+            if game is None:
+                return None
+            table = await session.get(TableRow, table_id)
+            seats = await session.execute(
+                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
+                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
+                )
+            )
+            rows = await session.execute(
+                select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
+                # Not beyond the snapshot just read: another process may commit meanwhile,
+                # and its actions are caught up from that version on.
+                .where(ActionRow.game_id == game.id, ActionRow.version <= game.version)
+                .order_by(ActionRow.version)
+            )
+            return StoredGame(
+                id=game.id,
+                table_id=table_id,
+                players=game.players,
+                seed=game.seed,
+                state=game.state,
+                version=game.version,
+                over=game.status == "over",
+                opening=game.opening_events,
+                turn_seconds=table.turn_seconds if table else None,
+                bots=[(s, k, b) for s, k, b in seats],
+                actions=[(v, s, a, e) for v, s, a, e in rows],
+                choose_seconds=table.choose_seconds if table else None,
+                deadline_at=as_utc(game.deadline_at) if game.deadline_at else None,
+                deadline_key=game.deadline_key,
+            )
+
+    async def since(
+        self, game_id: str, after: int
+    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+        """What another process committed after version `after`, in order: (version, seat,
+        action_id, action, raw events) of each new action. One query, no snapshot: the room
+        replays the actions with the engine, which is deterministic."""
+        if self.db.sqlite:
+            async with self.db.engine.connect() as conn:
+                rows = await conn.execute(
+                    select(
+                        ActionRow.version,
+                        ActionRow.seat,
+                        ActionRow.action_id,
+                        ActionRow.action,
+                        ActionRow.events,
+                    )
+                    .where(ActionRow.game_id == game_id, ActionRow.version > after)
+                    .order_by(ActionRow.version)
+                )
+                return [(v, s, a, act, e) for v, s, a, act, e in rows]
+        async with self._pg() as pg:
+            records = await pg.fetch(_PG_SINCE, game_id, after)
+        return [
+            (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
+        ]
+
+    # -- timers and absent players (issue 8) ----------------------------------------------------
+
+    async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
+        """The game's version and the deadline stored with it (another process's commit)."""
+        async with self.db.sessions() as session:
+            row = (
+                await session.execute(
+                    select(GameRow.version, GameRow.deadline_at, GameRow.deadline_key).where(
+                        GameRow.id == game_id
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        return row[0], as_utc(row[1]) if row[1] else None, row[2]
+
+    async def save_deadline(
+        self, game_id: str, version: int, at: datetime, key: str
+    ) -> tuple[datetime, str] | None:
+        """Store the deadline of a prompt that opened without one (the start): only if the game
+        is still at `version` and has none. Returns the deadline the database holds then (maybe
+        another process's), or None when the game moved on."""
+        async with self.db.write_core() as conn:
+            await conn.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.version == version,
+                    GameRow.deadline_key.is_(None),
+                )
+                .values(deadline_at=at, deadline_key=key)
+            )
+            row = (
+                await conn.execute(
+                    select(GameRow.deadline_at, GameRow.deadline_key).where(
+                        GameRow.id == game_id, GameRow.version == version
+                    )
+                )
+            ).first()
+        if row is None or row[1] is None:
+            return None
+        return as_utc(row[0]) if row[0] else utcnow(), row[1]
+
+    async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
+        """(seat, kind, seed) of every bot seat and stand-in of the table."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
+                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
+                )
+            )
+            return [(s, k, b) for s, k, b in rows]
+
+    async def set_stand_in(
+        self, table_id: str, seat: int, on: bool, kind: str | None = None, seed: str | None = None
+    ) -> bool:
+        """A bot (kind, seed) starts or stops playing for a person's seat; False when the seat
+        already was so (another caller, another process) or is a bot's."""
+        values: dict[str, Any] = {"stand_in": on}
+        if on:
+            values.update(bot_kind=kind, bot_seed=seed)
+        async with self.db.write_core() as conn:
+            result = await conn.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.bot.is_(False),
+                    SeatRow.stand_in.is_(not on),
+                )
+                .values(**values)
+            )
+            if result.rowcount == 1:
+                await conn.execute(
+                    update(TableRow).where(TableRow.id == table_id).values(updated_at=utcnow())
+                )
+        return bool(result.rowcount == 1)
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The committed version of each of these tables' games (the safety sweep)."""
+        async with self.db.sessions() as session:
+            rows = await session.execute(
+                select(GameRow.table_id, GameRow.version).where(GameRow.table_id.in_(table_ids))
+            )
+            return {t: v for t, v in rows.all()}
+
+    async def playing_tables(self) -> list[str]:
+        async with self.db.sessions() as session:
+            return list(
+                await session.scalars(select(GameRow.table_id).where(GameRow.status == "playing"))
+            )
+
+    async def commit(self, c: Commit) -> None:
+        """Commit `c.version` (the game must be at `c.version - 1`): raises StaleVersion,
+        DuplicateActionId or StoreUnavailable; returns only once the action is durable."""
+        try:
+            if self.db.sqlite:
+                await self._commit_sqlite(c)
+            else:
+                await self._commit_pg(c)
+        except (IntegrityError, asyncpg.UniqueViolationError) as exc:
+            if "version" in str(getattr(exc, "orig", exc)):
+                raise StaleVersion from None
+            raise DuplicateActionId from None
+        except DATABASE_ERRORS as exc:
+            raise StoreUnavailable(repr(exc)) from None
+
+    async def _commit_pg(self, c: Commit) -> None:
+        async with self._pg() as pg:
+            committed = await pg.fetchrow(
+                _PG_COMMIT,
+                c.state,
+                c.version,
+                c.status,
+                c.winner,
+                c.now,
+                c.now if c.over else None,
+                c.game_id,
+                c.seat,
+                orjson.dumps(c.action).decode(),
+                c.action_id,
+                orjson.dumps(c.events).decode(),
+                c.table_id,
+                self.channel,
+                c.deadline_at,
+                c.deadline_key,
+            )
+        if committed is None:  # no row: the guard found another version
+            raise StaleVersion
+
+    async def _commit_sqlite(self, c: Commit) -> None:
+        async with self.db.write_core() as conn:
+            result = await conn.execute(
+                update(GameRow)
+                .where(GameRow.id == c.game_id, GameRow.version == c.version - 1)
+                .values(
+                    state=c.state,
+                    version=c.version,
+                    status=c.status,
+                    winner=c.winner,
+                    updated_at=c.now,
+                    finished_at=c.now if c.over else None,
+                    deadline_at=c.deadline_at,
+                    deadline_key=c.deadline_key,
+                )
+            )
+            if result.rowcount != 1:
+                raise StaleVersion  # rolls the transaction back
+            await conn.execute(
+                insert(ActionRow).values(
+                    game_id=c.game_id,
+                    version=c.version,
+                    seat=c.seat,
+                    action=c.action,
+                    action_id=c.action_id,
+                    events=c.events,
+                    created_at=c.now,
+                )
+            )
+            if c.over:
+                await conn.execute(
+                    update(TableRow)
+                    .where(TableRow.id == c.table_id)
+                    .values(status="over", updated_at=c.now)
+                )

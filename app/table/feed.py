@@ -1,0 +1,321 @@
+"""A table's feed in this process: chat lines and server notices, stored, numbered and delivered.
+
+Every table has one feed, numbered 1, 2, 3... (its own version, separate from the game's) and
+stored in `table_messages` (app.store.feeds). It has three channels:
+
+- `players`: what seated players say; every viewer receives it.
+- `spectators`: what spectators say; spectators receive it, and a player only on a socket that
+  chose to show it (`{"type": "chat_show", "spectators": true}`, after which the spectators' lines
+  it missed are sent). The filter is here, per socket: a player who did not ask never receives a
+  spectator's line.
+- `notices`: the server's own lines (`kind` plus `data`), which every viewer receives and the client
+  shows in the game log.
+
+Lines reach each socket in number order: every line is stored first, then read back in order by
+each process that holds sockets of the table (its own lines at once, other processes' when the bus
+tells it: `'<table_id>:chat:<seq>'` on Postgres; on SQLite the file's change counter and a sweep).
+
+Posting a notice (other parts of the server), from any task, with or without sockets here:
+
+    line_id = await room.feed.notice("stand_in", seat=2)            # "a bot plays for Bea"
+    await hub.room(table_id).feed.notice("back", seat=2)             # "Bea is back"
+
+`kind` is a short name (`[a-z_]{1,32}`); keyword fields are the notice's `data` (strings, numbers,
+booleans or null; never anything from the game's hidden state: every viewer receives it). With a
+`seat` and no `name`, the seat's stored name is added, so that the line reads the same later; once
+the game is loaded here, `version` (the game's version when posted) places it in the log. The
+client renders `notice.<kind>` from its strings (EN and FR) with `{name}` and the data's fields.
+A notice the database cannot store is logged and dropped (None is returned): a notice never stops
+the action that caused it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.core.errors import DATABASE_ERRORS, Code
+from app.core.messages import (
+    CHAT_CODES,
+    ChatIn,
+    ChatLinesOut,
+    ChatOut,
+    ChatShowIn,
+    ErrorOut,
+    chat_message,
+)
+from app.store.feeds import CHANNELS, FeedStore, Line
+from app.table.connections import Connection, RateLimiter
+from app.table.ports import Actor
+
+log = logging.getLogger("dragonstones.feed")
+
+_KIND = re.compile(r"[a-z_]{1,32}")
+_VIEWER = re.compile(r"[A-Za-z0-9_-]{8,64}")
+Scalar = str | int | float | bool | None
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One socket's place in the feed."""
+
+    conn: Connection
+    cursor: int  # the last line number this socket was considered for
+    spectators: bool  # receives the spectators' channel (spectators always do)
+    limiter: RateLimiter
+    label: str  # the name its lines carry: the seat's stored name, or a spectator's label
+
+    def sees(self, channel: str) -> bool:
+        return channel != "spectators" or self.spectators
+
+    def channels(self) -> tuple[str, ...]:
+        return tuple(c for c in CHANNELS if self.sees(c))
+
+
+def spectator_label(table_id: str, viewer_key: str | None) -> str:
+    """A spectator's name: stable across reconnections of one browser (its `viewer` key, hashed
+    with the table so that it differs from table to table), random without one."""
+    if viewer_key is not None and _VIEWER.fullmatch(viewer_key):
+        tag = hashlib.sha256(f"{table_id}:{viewer_key}".encode()).hexdigest()[:4]
+    else:
+        tag = secrets.token_hex(2)
+    return f"Spectator {tag}"
+
+
+class Feed:
+    def __init__(self, room: Actor) -> None:
+        self.room = room
+        self.table_id = room.table_id
+        self.lock = asyncio.Lock()  # deliveries in number order; not the game's lock
+        self.viewers: dict[Connection, Viewer] = {}
+        self.last: int | None = None  # the last line delivered here (None: none yet)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def store(self) -> FeedStore:
+        return self.room.hub.feeds
+
+    # -- sockets ---------------------------------------------------------------------------------
+
+    async def join(self, conn: Connection, since: int | None, viewer_key: str | None) -> None:
+        """A socket joined the table (after its hello): send it the lines after `since`, or the
+        last lines, then every new line."""
+        settings = self.room.hub.settings
+        spectator = conn.seat is None
+        viewer = Viewer(
+            conn=conn,
+            cursor=0,
+            spectators=spectator,
+            limiter=RateLimiter(
+                settings.chat_lines_per_window / max(settings.chat_window_seconds, 0.001),
+                settings.chat_lines_per_window,
+            ),
+            label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
+        )
+        async with self.lock:
+            try:
+                newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
+                if since is not None and 0 <= since <= newest:
+                    after, limit = since, settings.chat_replay_max
+                else:  # none, or a number this table never had: the last lines
+                    after, limit = 0, settings.chat_replay_lines
+                lines = await self.store.latest(
+                    self.table_id, limit, viewer.channels(), after=after, upto=newest
+                )
+            except DATABASE_ERRORS as exc:
+                # The game may still be shown from memory: the socket stays, with new lines
+                # only (the missed ones come with the next reconnection's chat_since).
+                log.warning("chat of table %s not read on connect: %r", self.table_id, exc)
+                if self.last is not None:
+                    viewer.cursor = self.last
+                    self.viewers[conn] = viewer
+                return
+            conn.send(ChatLinesOut(lines=[line.out() for line in lines], last=newest))
+            viewer.cursor = newest
+            if self.last is None:
+                self.last = newest
+            self.viewers[conn] = viewer
+
+    def leave(self, conn: Connection) -> None:
+        self.viewers.pop(conn, None)
+        if not self.viewers:
+            self.last = None  # nobody to deliver to: the next socket starts from the database
+
+    async def handle(self, conn: Connection, data: dict[str, Any]) -> None:
+        """A `chat` or `chat_show` message from this socket. Refusals answer an `error` and
+        keep the socket open."""
+        viewer = self.viewers.get(conn)
+        if viewer is None:
+            return
+        try:
+            message = chat_message.validate_python(data)
+        except ValidationError as exc:
+            errors = exc.errors()
+            # A text far beyond 300 characters is refused before cleaning: still chat_too_long.
+            types = ["chat_too_long" if e["type"] == "string_too_long" else e["type"] for e in errors]
+            code = next((t for t in types if t in CHAT_CODES), None)
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in errors
+            )
+            conn.send(ErrorOut(code=code or Code.INVALID_MESSAGE, message=problems[:500]))
+            return
+        if isinstance(message, ChatShowIn):
+            await self._show(viewer, message.spectators)
+            return
+        assert isinstance(message, ChatIn)
+        await self._say(viewer, message)
+
+    async def _say(self, viewer: Viewer, message: ChatIn) -> None:
+        conn = viewer.conn
+        channel = "spectators" if conn.seat is None else "players"
+        if message.channel is not None and message.channel != channel:
+            conn.send(ErrorOut(
+                code=Code.CHAT_CHANNEL,
+                message=f"you can only talk on the {channel} channel",
+            ))  # fmt: skip
+            return
+        if not viewer.limiter.allow():
+            settings = self.room.hub.settings
+            conn.send(ErrorOut(
+                code=Code.CHAT_RATE_LIMITED,
+                message=f"{settings.chat_lines_per_window} lines per "
+                f"{settings.chat_window_seconds:g} seconds at most; wait a moment",
+            ))  # fmt: skip
+            return
+        try:
+            line = await self.store.append(
+                self.table_id, channel=channel, seat=conn.seat, name=viewer.label,
+                text_=message.text,
+            )  # fmt: skip
+        except DATABASE_ERRORS as exc:
+            log.warning("chat line of table %s not stored: %r", self.table_id, exc)
+            conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
+            return
+        await self._stored(line)
+
+    async def _show(self, viewer: Viewer, show: bool) -> None:
+        if viewer.conn.seat is None:
+            return  # spectators always see both channels
+        async with self.lock:
+            was, viewer.spectators = viewer.spectators, show
+            if show and not was:
+                lines = await self.store.latest(
+                    self.table_id, self.room.hub.settings.chat_replay_lines, ("spectators",),
+                    upto=viewer.cursor,
+                )  # fmt: skip
+                viewer.conn.send(
+                    ChatLinesOut(lines=[line.out() for line in lines], last=viewer.cursor)
+                )
+
+    # -- notices ---------------------------------------------------------------------------------
+
+    async def notice(
+        self, kind: str, *, seat: int | None = None, name: str | None = None, **data: Scalar
+    ) -> int | None:
+        """Post a server notice to every viewer of the table (see the module docstring);
+        returns its line number, or None if it could not be stored."""
+        if not _KIND.fullmatch(kind):
+            raise ValueError(f"a notice kind is [a-z_]{{1,32}}, not {kind!r}")
+        if not all(isinstance(v, str | int | float | bool | type(None)) for v in data.values()):
+            raise ValueError("a notice's fields are strings, numbers, booleans or null")
+        if "version" not in data and self.room.game is not None:
+            data["version"] = self.room.game.version  # its place in the game log
+        try:
+            if seat is not None and name is None:
+                name = await self.store.seat_name(self.table_id, seat)
+            line = await self.store.append(
+                self.table_id, channel="notices", seat=seat, name=name, kind=kind, data=data
+            )
+        except DATABASE_ERRORS as exc:
+            log.warning("notice %s of table %s not stored: %r", kind, self.table_id, exc)
+            return None
+        await self._stored(line)
+        self.room.hub.forget_if_idle(self.room)
+        return line.id
+
+    # -- delivery --------------------------------------------------------------------------------
+
+    async def _stored(self, line: Line) -> None:
+        """A line this process stored: deliver it, or everything up to it, in order."""
+        async with self.lock:
+            if not self.viewers:
+                return
+            if self.last is not None and line.id == self.last + 1:
+                self._deliver([line])
+            else:
+                await self._pull()
+
+    def heard(self, seq: int) -> None:
+        """Another process stored line `seq` of this table (or we did: then nothing to do)."""
+        if not self.viewers or (self.last is not None and seq <= self.last):
+            return
+        self.pull_soon()
+
+    def pull_soon(self) -> None:
+        task = asyncio.create_task(self.pull())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def pull(self) -> None:
+        try:
+            async with self.lock:
+                await self._pull()
+        except DATABASE_ERRORS as exc:  # the next notice or the sweep brings them
+            log.warning("chat lines of table %s not read: %r", self.table_id, exc)
+
+    async def _pull(self) -> None:
+        """Deliver every stored line after the last one delivered here. Lock held."""
+        if not self.viewers:
+            return
+        after = self.last if self.last is not None else min(
+            v.cursor for v in self.viewers.values()
+        )
+        while True:
+            lines = await self.store.after(self.table_id, after)
+            if not lines:
+                return
+            self._deliver(lines)
+            after = lines[-1].id
+            if len(lines) < 500:
+                return
+
+    def _deliver(self, lines: list[Line]) -> None:
+        """Send each line to every socket that may see it and has not been sent it. Lock held."""
+        for line in lines:
+            frame: str | None = None
+            for viewer in self.viewers.values():
+                if line.id <= viewer.cursor:
+                    continue
+                viewer.cursor = line.id
+                if viewer.sees(line.channel):
+                    frame = frame or ChatOut(line=line.out()).model_dump_json()
+                    viewer.conn.send_text(frame)
+            self.last = max(self.last or 0, line.id)
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+
+async def sweep_feeds(every: Iterable[Feed], store: FeedStore) -> None:
+    """Catch up every feed of this process with lines stored elsewhere that no notification
+    announced (SQLite's second process, a Postgres listener that reconnected)."""
+    feeds = [f for f in every if f.viewers]
+    if not feeds:
+        return
+    try:
+        newest = await store.last_ids([f.table_id for f in feeds])
+    except DATABASE_ERRORS as exc:
+        log.warning("chat sweep failed: %r", exc)
+        return
+    for feed in feeds:
+        if newest.get(feed.table_id, 0) > (feed.last or 0):
+            feed.pull_soon()

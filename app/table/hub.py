@@ -1,0 +1,229 @@
+"""The rooms of this process: find or make a table's room, drop it when idle, route other processes'
+commits to the rooms that hold those tables, resume bot games after a start, close at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import gc
+import logging
+import time
+from collections.abc import AsyncIterator, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from app.core.config import Settings
+from app.core.metrics import Metrics
+from app.store.bus import LocalBus, PgBus, SqliteBus
+from app.store.feeds import FeedStore
+from app.store.games import GameStore
+from app.table.connections import CLOSE_RESTART
+from app.table.feed import sweep_feeds
+from app.table.ports import Idle
+from app.table.room import Room
+from app.table.thinking import Thinkers
+
+if TYPE_CHECKING:
+    from app.store.presence import Presence
+    from app.store.queries import Queries
+
+log = logging.getLogger("dragonstones.hub")
+
+
+def trim_memory() -> None:
+    """Free what cycles hold, then ask glibc to hand free heap pages back to the system: a
+    burst of sockets that has gone would otherwise keep its peak in the process for good."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+class Hub:
+    def __init__(
+        self,
+        settings: Settings,
+        store: GameStore,
+        bus: LocalBus | SqliteBus | PgBus,
+        queries: Queries,
+        metrics: Metrics,
+    ) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        metrics.games_live.set_function(self.live_games)
+        self.store = store
+        self.bus = bus
+        self.feeds = FeedStore(store.db, store.channel)  # table chat (app.table.feed)
+        bus.on_chat = self.on_chat
+        self.queries = queries
+        self.rooms: dict[str, Room] = {}
+        self.closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._sockets_peak = 0  # most sockets open since memory was last given back
+        self.presence: Presence | None = None  # set by app.main: presence stored in the database
+        # The hard bots' worker processes (app.table.thinking), started on their first decision.
+        self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
+                                 settings.hard_bot_playouts)
+
+    # -- rooms -----------------------------------------------------------------------------------
+
+    def room(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None:
+            room = self.rooms[table_id] = Room(table_id, self)
+        return room
+
+    def peek(self, table_id: str) -> Room | None:
+        return self.rooms.get(table_id)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, table_id: str) -> AsyncIterator[Room]:
+        """The table's room, locked."""
+        async with self.room(table_id).locked() as room:
+            yield room
+
+    def forget_if_idle(self, room: Idle) -> None:
+        # A room nobody holds, waits for or listens to, with no game being played in it, is
+        # dropped (requests for unknown or idle tables must not pile up in memory). A room in
+        # use is never dropped: it must stay the only room, and lock, of its table.
+        if room.idle() and self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
+
+    def live_games(self) -> int:
+        return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.over)
+
+    def online_seats(self, table_id: str) -> set[int]:
+        room = self.rooms.get(table_id)
+        return room.connected_seats() if room else set()
+
+    # -- other processes -------------------------------------------------------------------------
+
+    def on_message(self, table_id: str, version: int | None) -> None:
+        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it."""
+        room = self.rooms.get(table_id)
+        if room is None or self.closed:
+            return
+        game = room.game
+        if version is not None and game is not None and version <= max(
+            game.version, game.committing
+        ):
+            return  # our own commit (maybe not yet answered), or already caught up
+        self._spawn(self._catch_up(table_id, version))
+
+    def on_chat(self, table_id: str, seq: int) -> None:
+        """A line of a table's feed was stored somewhere: deliver it if we hold the table."""
+        room = self.rooms.get(table_id)
+        if room is not None and not self.closed:
+            room.feed.heard(seq)
+
+    async def _catch_up(self, table_id: str, version: int | None) -> None:
+        if table_id not in self.rooms:
+            return
+        lobby = version is None
+        try:
+            async with self.hold(table_id) as room:
+                if version is not None and room.game is not None and room.game.version >= version:
+                    # Our own commit: its notification can arrive before the committing task
+                    # has taken its answer.
+                    return
+                await room.catch_up()
+                if lobby:
+                    room.refresh_table()
+                    # Stand-ins (issue 8) change with the table, not the game.
+                    await room.standins.reload()
+        except Exception:
+            log.exception("catching up table %s failed", table_id)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def sweep_soon(self) -> None:
+        self._spawn(self.sweep())
+
+    async def sweep(self) -> None:
+        """Catch up every room whose game moved on without our hearing of it."""
+        await sweep_feeds([r.feed for r in list(self.rooms.values())], self.feeds)
+        rooms = [r for r in self.rooms.values() if r.connections or r.bots.bots]
+        if not rooms:
+            return
+        versions = await self.store.versions([r.table_id for r in rooms])
+        for room in rooms:
+            version = versions.get(room.table_id)
+            if version is None:
+                continue
+            if room.game is None:
+                await self._catch_up(room.table_id, None)
+            elif version > room.game.version:
+                await self._catch_up(room.table_id, version)
+
+    async def _watch_sockets(self) -> None:
+        """Close sockets whose client stopped reading (see Connection.stuck), and give memory
+        back to the system after many sockets have gone."""
+        while not self.closed:
+            await asyncio.sleep(max(0.5, self.settings.send_timeout_seconds / 4))
+            now = time.monotonic()
+            open_now = 0
+            for room in list(self.rooms.values()):
+                for conn in list(room.connections):
+                    conn.stuck(now)
+                open_now += len(room.connections)
+            if open_now < self._sockets_peak - 100:
+                trim_memory()
+                self._sockets_peak = open_now
+            self._sockets_peak = max(self._sockets_peak, open_now)
+
+    async def _sweep_forever(self) -> None:
+        interval = self.settings.sweep_interval_seconds
+        while not self.closed and interval > 0:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                log.warning("safety sweep failed: %r", exc)
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """After a start or a crash: listen to other processes, wake the bots of every game
+        still being played."""
+        await self.store.open()
+        await self.bus.start(self.on_message, self.sweep_soon)
+        for table_id in await self.store.playing_tables():
+            async with self.hold(table_id) as room:
+                await room.load()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
+        self._watcher = asyncio.create_task(self._watch_sockets(), name="socket-watch")
+        if self.presence is not None:
+            self.presence.start(self.seat_rows_here, self.online_seats, self._presence_changed)
+
+    def seat_rows_here(self) -> set[int]:
+        """The seats (database ids) with a socket open in this process."""
+        return {
+            c.seat_row
+            for room in self.rooms.values()
+            for c in room.connections
+            if c.seat_row is not None
+        }
+
+    async def _presence_changed(self, table_id: str) -> None:
+        """Presence or status of a table changed out of any request (heartbeat, closing): every
+        process sends its sockets there the table again."""
+        await self.bus.publish(table_id, None)
+
+    async def close(self) -> None:
+        """Server shutdown: stop the bots and timers, ask every socket to reconnect later."""
+        self.closed = True
+        if self.presence is not None:
+            self.presence.stop()
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
+        await self.bus.close()
+        for room in list(self.rooms.values()):
+            await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+        self.thinkers.close()
+        for task in list(self._tasks):
+            task.cancel()

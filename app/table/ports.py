@@ -1,0 +1,75 @@
+"""The narrow interfaces between a table's room, its collaborators and the hub, as protocol types:
+the room's collaborators (clock, bots, stand-ins, feed) see the room as an `Actor` and the process
+around it as `Services`, and so never import `Room` or `Hub` (which import them)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from app.core.config import Settings
+from app.core.messages import AckOut
+from app.core.metrics import Metrics
+from app.store.bus import LocalBus, PgBus, SqliteBus
+from app.store.feeds import FeedStore
+from app.store.games import GameStore
+from app.store.presence import Presence
+from app.store.queries import Queries
+from app.table.outbound import LiveGame
+from app.table.thinking import Thinkers
+
+
+class Idle(Protocol):
+    """A room as the hub sees it when deciding whether to drop it."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    def idle(self) -> bool: ...
+
+
+class Services(Protocol):
+    """What a room and its collaborators use of this process (the hub, app.table.hub)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def metrics(self) -> Metrics: ...
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def feeds(self) -> FeedStore: ...
+    @property
+    def bus(self) -> LocalBus | SqliteBus | PgBus: ...
+    @property
+    def queries(self) -> Queries: ...
+    @property
+    def presence(self) -> Presence | None: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def thinkers(self) -> Thinkers: ...
+
+    def forget_if_idle(self, room: Idle) -> None:
+        """Drop the room from this process if nobody uses it any more."""
+
+
+class Actor(Idle, Protocol):
+    """A table's room as its collaborators see it: its game, the process around it, and
+    `submit`, through which bots and the clock act like people."""
+
+    @property
+    def game(self) -> LiveGame | None: ...
+    @property
+    def hub(self) -> Services: ...
+
+    async def submit(
+        self,
+        *,
+        seat: int,
+        action: dict[str, Any] | None,
+        action_id: str,
+        by_server: bool = False,
+        timed_out: bool = False,
+    ) -> AckOut:
+        """Validate, commit, then push one action (`Room.submit`)."""
+        ...

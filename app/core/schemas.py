@@ -160,6 +160,11 @@ class TableOut(BaseModel):
     grace_seconds: int = Field(
         default=120, description="seconds away before a bot may stand in for a seat"
     )
+    stand_in_kind: str | None = Field(
+        default=None,
+        description="the bot that stands in for absent people; null: the server's default "
+        "(the normal bot)",
+    )
     status: Literal["open", "playing", "over", "closed"]
     players: list[PlayerOut]
     game_id: str | None
@@ -218,6 +223,12 @@ class TableSettings(BaseModel):
         None,
         description="seconds a player may be away before a bot may stand in; null: the default "
         "(120, or 30 at a table with a time limit)",
+    )
+    # -- the hard bot (issue 19) --
+    stand_in_kind: BotKind | None = Field(
+        None,
+        description="the bot that stands in for absent people: heuristic (the normal bot), hard "
+        "or random; null: the server's default (DEFAULT_BOT_KIND, the normal bot)",
     )
 
 

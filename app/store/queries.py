@@ -81,6 +81,7 @@ class Queries:
             turn_seconds=table.turn_seconds,
             choose_seconds=table.choose_seconds,
             grace_seconds=grace_seconds(table),
+            stand_in_kind=table.stand_in_kind,
             status=table.status,  # type: ignore[arg-type]
             players=[
                 PlayerOut(

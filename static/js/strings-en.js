@@ -52,6 +52,7 @@ export default {
   "table.players": "Players",
   "table.add_bot": "Add a bot",
   "table.bot_level": "Bot level",
+  "table.stand_in_kind": "Bot standing in for absent players",
   "table.bot_kind.random": "easy",
   "table.bot_kind.heuristic": "normal",
   "table.bot_kind.hard": "hard",

@@ -53,6 +53,7 @@ export default {
   "table.players": "Joueurs",
   "table.add_bot": "Ajouter un robot",
   "table.bot_level": "Niveau du robot",
+  "table.stand_in_kind": "Robot qui remplace les absents",
   "table.bot_kind.random": "facile",
   "table.bot_kind.heuristic": "normal",
   "table.bot_kind.hard": "difficile",

@@ -3,6 +3,7 @@ the worker processes and play whole games; the API names each bot's kind."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -97,3 +98,49 @@ async def test_the_queue_seats_normal_bots_without_a_body(database: Database,
         assert r.status_code == 200, r.text
         table = (await http.get(f"/api/tables/{r.json()['table_id']}")).json()
         assert [p["bot_kind"] for p in table["players"]] == [None, *["heuristic"] * 3]
+
+
+async def _stand_in_kind(http: httpx.AsyncClient, server: ServerProcess,
+                         chosen: str | None) -> dict[str, Any]:
+    """Bob leaves a started game, Ann hands his seat to a bot: the table's player record."""
+    r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": 1})
+    table_id = r.json()["id"]
+    ann = await join(http, table_id, "Ann")
+    bob = await join(http, table_id, "Bob")
+    await add_bots(http, ann, 1)
+    if chosen is not None:
+        r = await http.patch(f"/api/tables/{table_id}", json={"stand_in_kind": chosen},
+                             headers=bearer(ann))
+        assert r.status_code == 200 and r.json()["stand_in_kind"] == chosen, r.text
+    a = SeatClient(server.ws, table_id, ann.token, ann.seat)
+    await a.connect()
+    await start(http, ann)
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:  # Bob never connected: once the grace period is over he is absent
+        r = await http.post(f"/api/tables/{table_id}/seats/{bob.seat}/standin",
+                            headers=bearer(ann))
+        if r.status_code == 200:
+            break
+        assert r.json()["detail"]["code"] == "too_early", r.text
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.3)
+    await a.close()
+    return next(p for p in r.json()["players"] if p["seat"] == bob.seat)
+
+
+async def test_stand_ins_are_normal_bots_unless_the_host_chooses_hard(
+    database: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(database, **FAST)
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        default = await _stand_in_kind(http, server, None)
+        assert default["stand_in"] and default["bot_kind"] == "heuristic"
+        chosen = await _stand_in_kind(http, server, "hard")
+        assert chosen["stand_in"] and chosen["bot_kind"] == "hard"
+        # A kind the server does not know is refused, and changes nothing.
+        table_id = await create_table(http, 3)
+        ann = await join(http, table_id, "Ann")
+        r = await http.patch(f"/api/tables/{table_id}", json={"stand_in_kind": "genius"},
+                             headers=bearer(ann))
+        assert r.status_code == 422
+        assert (await http.get(f"/api/tables/{table_id}")).json()["stand_in_kind"] is None

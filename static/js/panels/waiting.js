@@ -92,6 +92,7 @@ function renderHost(table, me) {
     $("#settings-public").checked = Boolean(table.public);
     $("#settings-timer").value = table.turn_seconds ? String(table.turn_seconds) : "";
     setSeconds($("#settings-choose-timer"), table.choose_seconds); // issue 8
+    $("#settings-stand-in").value = table.stand_in_kind === "hard" ? "hard" : "heuristic"; // issue 19
   }
   return iHost;
 }
@@ -178,6 +179,7 @@ async function saveSettings(ev) {
   const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
   const chooseTimer = $("#settings-choose-timer").value; // issue 8: time for power decisions
   body.choose_seconds = chooseTimer ? Number(chooseTimer) : null;
+  body.stand_in_kind = $("#settings-stand-in").value; // issue 19: normal unless the host picks hard
   await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
   $("#table-settings").open = false;
   renderWaiting();

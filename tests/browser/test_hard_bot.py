@@ -3,7 +3,9 @@ says so, and she plays a whole game against it in the page, to the end."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 
 import pytest
 
@@ -80,3 +82,24 @@ def test_the_bot_levels_read_in_french(server: Server, new_page: NewPage) -> Non
     expect(page.locator("#waiting-view")).to_be_visible()
     expect(page.locator("#bot-kind option")).to_have_text(["facile", "normal", "difficile"])
     expect(page.locator("#bot-kind")).to_have_attribute("aria-label", "Niveau du robot")
+
+
+def test_the_host_chooses_the_hard_bot_for_stand_ins(server: Server, new_page: NewPage) -> None:
+    page = new_page("alice")
+    create_table(page, server, "Alice")
+    table_id = page.url.split("/t/", 1)[1].split("?", 1)[0]
+
+    def stand_in_kind() -> object:
+        with urllib.request.urlopen(f"{server.url}/api/tables/{table_id}") as r:
+            return json.load(r)["stand_in_kind"]
+
+    assert stand_in_kind() is None  # the normal bot unless the host chooses
+    page.locator("#table-settings summary").click()
+    expect(page.locator("#settings-stand-in")).to_have_value("heuristic")
+    page.select_option("#settings-stand-in", "hard")
+    page.get_by_role("button", name="Save the settings").click()
+    expect(page.locator("#table-settings")).not_to_have_attribute("open", "")
+    deadline = time.monotonic() + 10
+    while stand_in_kind() != "hard":
+        assert time.monotonic() < deadline, stand_in_kind()
+        time.sleep(0.1)

@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             db,
             hub.online_seats,
             idle_minutes=settings.table_idle_minutes,
-            online_tables=lambda: [t for t, r in hub.rooms.items() if r.connected_seats()],
+            online_tables=lambda: [t for t, r in hub.rooms.items() if r.audience.connected_seats()],
             public_url=settings.public_url,
             presence_stale=presence.stale,
         )

@@ -12,6 +12,14 @@ from __future__ import annotations
 from . import specials  # noqa: F401  (the special characters register themselves on import)
 from .cards import CARDS
 from .events import Events
+from .ledger import (
+    describe_stones,
+    pay_stones,
+    score,
+    stones_dict,
+    take_from_bank,
+    take_stone_from_bank,
+)
 from .power_kit import POWERS as POWERS
 from .power_kit import ask, colour_options, name, nothing, power, seat_options
 from .state import (
@@ -20,12 +28,6 @@ from .state import (
     Option,
     Question,
     Task,
-    describe_stones,
-    pay_stones,
-    score,
-    stones_dict,
-    take_from_bank,
-    take_stone_from_bank,
 )
 
 

@@ -4,6 +4,14 @@
 from __future__ import annotations
 
 from .events import Events
+from .ledger import (
+    describe_stones,
+    pay_stones,
+    score,
+    stones_dict,
+    take_from_bank,
+    take_stone_from_bank,
+)
 from .power_kit import (
     ask,
     colour_options,
@@ -19,12 +27,6 @@ from .state import (
     Question,
     Record,
     Task,
-    describe_stones,
-    pay_stones,
-    score,
-    stones_dict,
-    take_from_bank,
-    take_stone_from_bank,
 )
 
 GIFTS: dict[str, tuple[tuple[str, int], ...]] = {

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .events import complete
+from .ledger import stones_dict
 from .prompts import is_over, prompts
-from .state import COLOURS, Bid, GameState, Record, stones_dict
+from .state import COLOURS, Bid, GameState, Record
 
 
 def _bids(bids: dict[int, Bid]) -> dict[str, Any]:

@@ -1,11 +1,46 @@
 #!/usr/bin/env bash
 # Sets up .venv with the development tools (if needed) and runs the whole test suite: ruff, mypy,
-# lint-imports (the layers of app/, written in pyproject.toml), pytest (arguments pass through to
-# pytest: bash scripts/test.sh tests/engine -q).
+# lint-imports (the layers of app/, written in pyproject.toml), pytest. Arguments pass through to
+# pytest, which then runs just that, in one process: bash scripts/test.sh tests/engine -q
+# Without arguments the suite runs in three parts: the independent tests on every core
+# (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then the `docker`
+# (deploy) ones. Each part prints its slowest tests; the end, the time of each stage, the time
+# of each folder and the slowest tests of the whole run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh dev
-.venv/bin/ruff check .
-.venv/bin/mypy
-.venv/bin/lint-imports
-exec .venv/bin/pytest "$@"
+# shellcheck source=scripts/stages.sh
+source scripts/stages.sh
+
+stage "setup: .venv" bash scripts/setup.sh dev
+stage "lint: ruff" .venv/bin/ruff check .
+stage "lint: mypy" .venv/bin/mypy
+stage "lint: import layers" .venv/bin/lint-imports
+
+if [ "$#" -gt 0 ]; then
+    stage "tests: $*" .venv/bin/pytest "$@"
+    exit 0
+fi
+
+reports=tests/artifacts/junit  # kept after the run, for a closer look
+rm -rf "$reports" && mkdir -p "$reports"
+workers=${PYTEST_WORKERS:-$(nproc)}
+
+# One part of the suite; exit 5 (no test selected, e.g. no `serial` test left) is not a failure.
+part() {
+    local name=$1 rc=0
+    shift
+    .venv/bin/pytest --durations=25 --junitxml="$reports/$name.xml" "$@" || rc=$?
+    if [ "$rc" -eq 5 ]; then
+        echo "($name: no tests selected)"
+        return 0
+    fi
+    return "$rc"
+}
+
+failed=0
+stage "tests: parallel ($workers workers)" \
+    part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
+stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
+stage "deploy: docker compose" part deploy -m docker || failed=1
+.venv/bin/python scripts/test_times.py "$reports"/*.xml || true
+exit "$failed"

@@ -35,11 +35,10 @@ from app.core.messages import (
     queue_client_message,
 )
 from app.core.schemas import ID_PATTERN, AcceptBots, JoinQueue, TicketOut
-from app.edge.admission import Refused
 from app.edge.api import ERRORS
 from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
-from app.edge.ws import CLOSE_TOO_MANY, _admission, _refuse
+from app.edge.sockets import admit, refuse
 from app.lobby.matchmaking import Matchmaker, QueueMessage
 from app.lobby.tables import Lobby
 from app.store.db import Database
@@ -211,28 +210,21 @@ async def accept_bots(
 @router.websocket("/ws/queue")
 async def queue_socket(ws: WebSocket) -> None:
     service = _service(ws)
-    admission = _admission(ws)
-    address = client_address(ws.scope, ws.app.state.trusted_proxies)
-    await ws.accept()
-    try:
-        with admission.hold(address, "queue", spectator=False):
-            await _serve(ws, service)
-    except Refused as exc:
-        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+    await admit(ws, "queue", spectator=False, serve=lambda: _serve(ws, service))
 
 
 async def _serve(ws: WebSocket, service: QueueService) -> None:
     ticket = ws.query_params.get("ticket") or ""
     token = ws.query_params.get("token")
     if not _TICKET_ID.fullmatch(ticket):
-        await _refuse(ws, Code.TICKET_NOT_FOUND, "there is no such ticket", CLOSE_NOT_FOUND)
+        await refuse(ws, Code.TICKET_NOT_FOUND, "there is no such ticket", CLOSE_NOT_FOUND)
         return
     matchmaker = service.matchmaker
     try:
         await matchmaker.ticket(ticket, token)
     except ServiceError as exc:
         close = CLOSE_NOT_FOUND if exc.code == Code.TICKET_NOT_FOUND else CLOSE_POLICY
-        await _refuse(ws, exc.code, exc.message, close)
+        await refuse(ws, exc.code, exc.message, close)
         return
     settings = service.settings
     conn = Connection(

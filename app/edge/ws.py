@@ -10,7 +10,6 @@ The socket tier is thin: it parses each frame into a typed message, answers anyt
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -30,8 +29,7 @@ from app.core.messages import (
     client_message,
 )
 from app.core.schemas import ID_PATTERN
-from app.edge.admission import Admission, Refused
-from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.sockets import admit, refuse
 from app.store.queries import Queries
 from app.table.connections import (
     CLOSE_NORMAL,
@@ -48,48 +46,17 @@ from app.table.room import Room
 log = logging.getLogger("dragonstones.ws")
 router = APIRouter()
 
-# A socket refused by the limits on sockets (app.edge.admission): like HTTP 429, "not now".
-CLOSE_TOO_MANY = 4429
 MAX_SINCE = 2**31 - 1
 _TABLE_ID = re.compile(ID_PATTERN)
 _SINCE = re.compile(r"-?[0-9]{1,10}")
 
 
-def _admission(ws: WebSocket) -> Admission:
-    """This process's socket counters (made with the first socket)."""
-    state = ws.app.state
-    admission: Admission | None = getattr(state, "admission", None)
-    if admission is None:
-        settings = state.hub.settings
-        admission = Admission(
-            per_address=settings.max_sockets_per_address,
-            per_table_spectators=settings.max_spectators_per_table,
-            total=settings.max_sockets,
-        )
-        state.admission = admission
-        state.trusted_proxies = parse_proxies(settings.trusted_proxies)
-    return admission
-
-
-async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
-    """Refuse a connection before it joins the table: say why, then close."""
-    with contextlib.suppress(Exception):
-        await ws.send_text(ErrorOut(code=code, message=message).model_dump_json())
-        await ws.close(code=close_code, reason=code)
-
-
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
-    admission = _admission(ws)
-    address = client_address(ws.scope, ws.app.state.trusted_proxies)
     token = ws.query_params.get("token")
-    await ws.accept()
-    try:
-        with admission.hold(address, table_id, spectator=token is None):
-            await _serve(ws, table_id, token)
-    except Refused as exc:
-        log.info("socket of table %.32r from %s refused: %s", table_id, address, exc.message)
-        await _refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+    await admit(
+        ws, table_id, spectator=token is None, serve=lambda: _serve(ws, table_id, token)
+    )
 
 
 async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
@@ -98,14 +65,14 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     settings = hub.settings
     # Identifiers are checked before anything reaches the database.
     if not _TABLE_ID.fullmatch(table_id):
-        await _refuse(ws, Code.NOT_FOUND, "there is no table with such an id", CLOSE_NOT_FOUND)
+        await refuse(ws, Code.NOT_FOUND, "there is no table with such an id", CLOSE_NOT_FOUND)
         return
     since: int | None = None
     since_raw = ws.query_params.get("since")
     if since_raw is not None:
         since = _since(since_raw)
         if since is None:
-            await _refuse(
+            await refuse(
                 ws, Code.INVALID_SINCE, "since must be the last version you saw", CLOSE_POLICY
             )
             return
@@ -115,7 +82,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     if chat_since_raw is not None:
         chat_since = _since(chat_since_raw)
         if chat_since is None:
-            await _refuse(
+            await refuse(
                 ws, Code.INVALID_SINCE, "chat_since must be the last chat line id you saw",
                 CLOSE_POLICY,
             )  # fmt: skip
@@ -134,13 +101,13 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         # A seat's socket at a closed table is told and closed by the room (Room.connect).
     except ServiceError as exc:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
-        await _refuse(ws, exc.code, exc.message, close_code)
+        await refuse(ws, exc.code, exc.message, close_code)
         return
     except Exception as exc:
         if not is_outage(exc):
             raise
         log.warning("socket of table %s refused, database unavailable: %r", table_id, exc)
-        await _refuse(ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly",
+        await refuse(ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly",
                       CLOSE_TRY_AGAIN)
         return
 

@@ -71,7 +71,7 @@ class Lobby:
 
     async def _changed(self, room: Room) -> TableOut:
         """Tell this process's sockets and the other processes; answer the table as it is."""
-        table = await room.send_table_now()
+        table = await room.audience.send_table_now()
         await self.hub.bus.publish(room.table_id, None)
         return table
 
@@ -108,7 +108,7 @@ class Lobby:
         if await presence.close_if_idle(table_id, now - presence.idle):
             room = self.hub.peek(table_id)
             if room is not None:
-                await room.send_table_now()
+                await room.audience.send_table_now()
             await self.hub.bus.publish(table_id, None)
         return True
 
@@ -213,7 +213,7 @@ class Lobby:
                 await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
                 table.updated_at = utcnow()
             # Sockets of that seat now hold nothing: close them so they cannot pretend.
-            room.kick_seat(seat.seat, "you left the table")
+            room.audience.kick_seat(seat.seat, "you left the table")
             out = await self._changed(room)
             await room.feed.notice("left", seat=seat.seat, name=seat.name)  # table chat's log
             return out
@@ -285,7 +285,7 @@ class Lobby:
                     raise ServiceError(Code.NO_SEAT, f"nobody sits in seat {seat}")
                 await session.execute(delete(SeatRow).where(SeatRow.id == target.id))
                 table.updated_at = utcnow()
-            room.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
+            room.audience.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
             return await self._changed(room)
 
     async def update_settings(
@@ -345,7 +345,7 @@ class Lobby:
                     raise ServiceError(
                         Code.ALREADY_STARTED, "this table's game has already started"
                     )
-            out = await room.send_table_now()
+            out = await room.audience.send_table_now()
             # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
             room.started(
                 StoredGame(

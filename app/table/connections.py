@@ -6,6 +6,11 @@ A socket that falls behind does not pile up every version: the queue holds at mo
 latest version and every event since the last state this socket was sent), plus the answers that
 must not be dropped (acks, errors, pongs), whose number is bounded. A socket whose writer has been
 stuck on one send for `send_timeout` seconds is closed and its memory freed.
+
+A socket the server gives up on still gets a close frame with its code (1013) after the frames
+already handed to the transport (always whole frames), so a slow but honest client reads a clean
+close and reconnects with its last version; only a peer that has not read even that within a
+further `send_timeout` is cut.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
+from websockets.frames import Close, Frame, Opcode
 
 log = logging.getLogger("dragonstones.ws")
 
@@ -60,6 +66,7 @@ class Connection:
     sent_frames: int = 0
     sending_since: float | None = None  # monotonic time the frame being sent was handed over
     seat_row: int | None = None  # the seat's database id (its presence is written there)
+    writer: asyncio.Task[None] | None = None  # the task running run_writer
 
     def send(self, message: BaseModel) -> None:
         """Queue a message that must not be dropped; never blocks."""
@@ -110,6 +117,7 @@ class Connection:
         return item
 
     async def run_writer(self) -> None:
+        self.writer = asyncio.current_task()
         try:
             while True:
                 if not self.queue:
@@ -145,7 +153,11 @@ class Connection:
                     now - since)
         self.closing = True
         self.queue.clear()
-        self._abort()
+        # The stuck send has not reached the transport yet: drop it, so nothing follows the
+        # close frame.
+        if self.writer is not None and self.writer is not asyncio.current_task():
+            self.writer.cancel()
+        self._give_up(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
         return True
 
     async def _close_socket(self, code: int, reason: str) -> None:
@@ -155,7 +167,22 @@ class Connection:
             async with asyncio.timeout(2.0):
                 await self.ws.close(code=code, reason=reason[:120])
         except Exception:
+            self._give_up(code, reason)
+
+    def _give_up(self, code: int, reason: str) -> None:
+        """End a connection whose client does not keep up: a close frame after what the transport
+        already holds (whole frames: the server writes each frame in one piece), then the
+        transport closes once that is read; a peer that reads none of it within send_timeout
+        is cut."""
+        transport = self._transport()
+        if transport is None or transport.is_closing():
             self._abort()
+            return
+        close = Frame(Opcode.CLOSE, Close(code, reason[:120]).serialize())
+        with contextlib.suppress(Exception):
+            transport.write(close.serialize(mask=False))  # type: ignore[attr-defined]
+            transport.close()
+        asyncio.get_running_loop().call_later(self.send_timeout, self._abort)
 
     def _transport(self) -> asyncio.BaseTransport | None:
         transport: asyncio.BaseTransport | None = self.ws.scope.get(TRANSPORT_KEY)

@@ -95,7 +95,7 @@ class Hub:
 
     def online_seats(self, table_id: str) -> set[int]:
         room = self.rooms.get(table_id)
-        return room.connected_seats() if room else set()
+        return room.audience.connected_seats() if room else set()
 
     # -- other processes -------------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ class Hub:
                     return
                 await room.catch_up()
                 if lobby:
-                    room.refresh_table()
+                    room.audience.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.
                     await room.standins.reload()
         except Exception:
@@ -146,7 +146,7 @@ class Hub:
     async def sweep(self) -> None:
         """Catch up every room whose game moved on without our hearing of it."""
         await sweep_feeds([r.feed for r in list(self.rooms.values())], self.feeds)
-        rooms = [r for r in self.rooms.values() if r.connections or r.bots.bots]
+        rooms = [r for r in self.rooms.values() if r.audience.connections or r.bots.bots]
         if not rooms:
             return
         versions = await self.store.versions([r.table_id for r in rooms])
@@ -167,9 +167,9 @@ class Hub:
             now = time.monotonic()
             open_now = 0
             for room in list(self.rooms.values()):
-                for conn in list(room.connections):
+                for conn in list(room.audience.connections):
                     conn.stuck(now)
-                open_now += len(room.connections)
+                open_now += len(room.audience.connections)
             if open_now < self._sockets_peak - 100:
                 trim_memory()
                 self._sockets_peak = open_now
@@ -204,7 +204,7 @@ class Hub:
         return {
             c.seat_row
             for room in self.rooms.values()
-            for c in room.connections
+            for c in room.audience.connections
             if c.seat_row is not None
         }
 

@@ -1,10 +1,10 @@
-"""The per-game actor: one table's lock, its live game and its sockets in this process.
+"""The per-game actor: one table's lock and its live game in this process.
 
 Every change of a game goes through `Room.submit` under the room's lock: the engine validates the
 action, the store commits it under the version guard, and only then is it acknowledged and pushed
-to the sockets (each socket renders its own frame through app.table.outbound). Another process's
-commit reaches the room through `catch_up`. Bots and the time limit act through `submit` too,
-with action ids in a namespace no client may use.
+to the sockets (the table's audience, app.table.audience: each socket renders its own frame
+through app.table.outbound). Another process's commit reaches the room through `catch_up`. Bots
+and the time limit act through `submit` too, with action ids in a namespace no client may use.
 """
 
 from __future__ import annotations
@@ -18,23 +18,20 @@ from typing import Any
 
 import engine
 from app.core.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
-from app.core.messages import AckOut, ErrorOut, HelloOut, TableMsg
-from app.core.schemas import PlayerOut, TableOut
+from app.core.messages import AckOut
 from app.store.games import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
 from app.store.models import utcnow
+from app.table.audience import Audience
 from app.table.bots import BotSeats
 from app.table.clock import Clock, plan
 from app.table.connections import Connection
 from app.table.feed import Feed
-from app.table.outbound import LiveGame, state_frame
+from app.table.outbound import LiveGame
 from app.table.ports import Services
 from app.table.standin import StandIns
 
 log = logging.getLogger("dragonstones.room")
 
-# Presence changes (a seat's sockets coming and going) are sent to the table at most once per
-# this many seconds: a seat reconnecting in a loop must not make every socket read a table each time.
-PRESENCE_DELAY = 0.25
 # Action ids of the server's own actions (bots, time-outs) start with this; clients' may not.
 SERVER_ID_PREFIX = "~"
 BOT_ID_PREFIX = "~bot-"
@@ -46,28 +43,16 @@ class Room:
         self.hub = hub
         self.lock = asyncio.Lock()
         self.users = 0  # tasks holding or waiting for the lock
-        self.connections: set[Connection] = set()
         self.game: LiveGame | None = None
         self.bots = BotSeats(self)
         self.clock = Clock(self)
         self.standins = StandIns(self)
         self.feed = Feed(self)  # table chat and server notices
-        self.table: TableOut | None = None  # as last read, with this process's presence
-        self.table_frame: str | None = None
-        self.table_status: str | None = None
-        # When each socket joined the room (monotonic): a table read before a socket came
-        # cannot tell whether that socket's seat is held.
-        self.since: dict[Connection, float] = {}
-        self._table_refresh: asyncio.Task[None] | None = None
-
-    # -- presence --------------------------------------------------------------------------------
-
-    def connected_seats(self) -> set[int]:
-        return {c.seat for c in self.connections if c.seat is not None}
+        self.audience = Audience(self, self.standins.decorate)  # sockets and the table frame
 
     def idle(self) -> bool:
         playing = self.game is not None and not self.game.over
-        return not (self.users or self.connections or playing)
+        return not (self.users or self.audience.connections or playing)
 
     @contextlib.asynccontextmanager
     async def locked(self) -> AsyncIterator[Room]:
@@ -118,7 +103,7 @@ class Room:
     def started(self, stored: StoredGame) -> None:
         """The lobby has just committed this table's start: play it, and tell every socket."""
         self._adopt(stored)
-        self.publish()
+        self.audience.publish()
 
     async def submit(
         self,
@@ -286,9 +271,9 @@ class Room:
     def _moved_on(self, *, was_over: bool) -> None:
         assert self.game is not None
         self.clock.arm()
-        self.publish()
+        self.audience.publish()
         if self.game.over and not was_over:
-            self.refresh_table()
+            self.audience.refresh_table()
         self.bots.wake()
 
     async def catch_up(self) -> None:
@@ -297,8 +282,8 @@ class Room:
         game = self.game
         if game is None:
             if await self.load() is not None:
-                self.refresh_table()
-                self.publish()
+                self.audience.refresh_table()
+                self.audience.publish()
             return
         rows = await self.hub.store.since(game.id, game.version)
         if not rows:
@@ -319,184 +304,41 @@ class Room:
             log.exception("game %s: replaying another process's actions failed", game.id)
             self.game = None
             await self.load()
-            self.publish()
+            self.audience.publish()
             return
         game.state, game.version = state, rows[-1][0]
         game.over = engine.is_over(state)
         await self.clock.caught_up()
         self._moved_on(was_over=was_over)
 
-    # -- sockets ---------------------------------------------------------------------------------
-
-    def publish(self) -> None:
-        for conn in self.connections:
-            conn.push_state()
-
-    def _render_state(self, conn: Connection) -> str | None:
-        game = self.game
-        if game is None or conn.sent_version == game.version:
-            return None
-        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
-        conn.sent_version = game.version
-        return frame
-
-    def _render_table(self) -> str | None:
-        return self.table_frame
+    # -- sockets (the audience's; under the room's lock, with the game) -------------------------
 
     async def connect(self, conn: Connection, since: int | None) -> None:
         """Register a socket and send it hello, the table and (once started) the state."""
         async with self.locked():
-            was_online = conn.seat in self.connected_seats()
-            conn.render_state = self._render_state
-            conn.render_table = self._render_table
-            # A bad `since` (negative, or ahead of the game) gets the whole log again.
-            conn.sent_version = since if since is not None and since >= 0 else None
-            self.connections.add(conn)
-            self.since[conn] = time.monotonic()
-            self.hub.metrics.socket(True, table_id=self.table_id, seat=conn.seat)
-            conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
-            back = conn.seat is not None and not was_online
-            if back:
-                self.table_frame = None  # it shows this seat away: read it again
-                await self._presence(conn, arrived=True)
-            await self._load_table_frame()
-            conn.push_table()
-            if self.table_status == "closed":
-                self._closed([conn])
-                return
+            back = await self.audience.arrive(conn, since)
+            if back is None:
+                return  # the table is closed, and so is the socket
             game = await self.load()
             if game is not None:
-                if conn.sent_version is not None and conn.sent_version > game.version:
-                    conn.sent_version = -3  # unknown version: resync from the start
-                conn.send_text(self._initial_state(conn))
+                self.audience.send_state(conn, game)
             if back:
-                # Tell the others this seat is back: once per burst of presence changes.
-                self.refresh_table(PRESENCE_DELAY)
-                await self.hub.bus.publish(self.table_id, None)
-            me = self.seat_info(conn.seat)
+                await self.audience.came_back()
+            me = self.audience.seat_info(conn.seat)
             if me is not None and me.stand_in and game is not None and not game.over:
                 # Its person is back: the seat is theirs again from their next prompt.
                 self.standins.return_soon(me.seat)
 
-    def _initial_state(self, conn: Connection) -> str:
-        # Rendered now, not lazily: `since` decides events_from and resync of this first frame.
-        game = self.game
-        assert game is not None
-        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
-        conn.sent_version = game.version
-        return frame
-
     async def disconnect(self, conn: Connection) -> None:
-        if conn not in self.connections:
+        if conn not in self.audience.connections:
             return
         async with self.locked():
-            self.connections.discard(conn)
-            self.since.pop(conn, None)
-            self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
-            if conn.seat is not None and conn.seat not in self.connected_seats():
-                await self._presence(conn, arrived=False)
-                self.refresh_table(PRESENCE_DELAY)
-                if not self.hub.closed:
-                    await self.hub.bus.publish(self.table_id, None)
-
-    async def _presence(self, conn: Connection, *, arrived: bool) -> None:
-        """Store that this seat came online or went away here (every process reads it). A
-        database outage only delays it: the heartbeat writes presence again."""
-        presence = self.hub.presence
-        if presence is None or conn.seat_row is None or self.hub.closed:
-            return
-        try:
-            if arrived:
-                await presence.arrive(self.table_id, conn.seat_row)
-            else:
-                await presence.depart(self.table_id, conn.seat_row)
-        except DATABASE_ERRORS as exc:
-            log.warning("presence of table %s not stored: %r", self.table_id, exc)
-
-    # -- the table (seats and presence) ----------------------------------------------------------
-
-    def seat_info(self, seat: int | None) -> PlayerOut | None:
-        if seat is None or self.table is None:
-            return None
-        return next((p for p in self.table.players if p.seat == seat), None)
-
-    async def _load_table_frame(self) -> None:
-        if self.table_frame is None:
-            self._set_table(await self.hub.queries.table(self.table_id), push=False)
-
-    async def send_table_now(self) -> TableOut:
-        """The lobby changed the table: read it and send it to every socket, in order."""
-        read_at = time.monotonic()
-        table = await self.hub.queries.table(self.table_id)
-        self._set_table(table, read_at=read_at)
-        return table
-
-    def _set_table(self, table: TableOut, push: bool = True, read_at: float = 0.0) -> None:
-        """Keep the table's frame; send it to every socket; close the sockets that no longer
-        belong (the table closed, or their seat was given back or removed, maybe by another
-        process)."""
-        # Issue 8: with who is absent (app.table.standin); kept for the seats' stand-in state.
-        self.table = self.standins.decorate(table)
-        self.table_frame = TableMsg(table=table).model_dump_json()
-        self.table_status = table.status
-        if push:
-            for conn in self.connections:
-                conn.push_table()
-        if table.status == "closed":
-            self._closed(list(self.connections))
-            return
-        held = {p.seat: p.name for p in table.players if not p.bot}
-        for conn in list(self.connections):
-            if self.since.get(conn, 0.0) > read_at:
-                continue
-            if conn.seat is not None and held.get(conn.seat) != conn.name:
-                conn.send(ErrorOut(code=Code.REMOVED, message="you no longer hold this seat"))
-                conn.close(1000, "you no longer hold this seat")
-
-    def _closed(self, conns: list[Connection]) -> None:
-        for conn in conns:
-            conn.send(
-                ErrorOut(
-                    code=Code.TABLE_CLOSED,
-                    message="this table closed: nobody was connected to it for a while",
-                )
-            )
-            conn.close(1000, "table closed")
-
-    def refresh_table(self, delay: float = 0.05) -> None:
-        """Send every socket the table again, soon: changes that come in a burst (a seat
-        reconnecting in a loop) are read and sent once."""
-        if self.hub.closed or (self._table_refresh and not self._table_refresh.done()):
-            return
-        self._table_refresh = asyncio.create_task(self._send_table(delay))
-
-    async def _send_table(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        read_at = time.monotonic()
-        try:
-            table = await self.hub.queries.table(self.table_id)
-        except ServiceError:
-            return
-        except Exception as exc:  # the database is away: the next change sends it
-            log.warning("table %s not refreshed: %r", self.table_id, exc)
-            return
-        self._set_table(table, read_at=read_at)
-
-    def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:
-        for conn in list(self.connections):
-            if conn.seat == seat:
-                if code is not None:
-                    conn.send(ErrorOut(code=code, message=reason))
-                conn.close(1000, reason)
+            await self.audience.leave(conn)
 
     async def close(self, code: int, reason: str) -> None:
-        for conn in list(self.connections):
-            conn.close(code, reason)
+        self.audience.close(code, reason)
         self.clock.cancel()
         await self.standins.close()
         self.feed.close()
         await self.bots.stop()
-        if self._table_refresh:
-            self._table_refresh.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._table_refresh
+        await self.audience.stop()

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from app.core.errors import Code, ServiceError
 from app.core.schemas import PlayerOut, TableOut
 from app.core.security import new_seed
+from app.table.audience import Audience
 from app.table.bots import BotSeats
 from app.table.clock import consecutive_time_outs
 from app.table.feed import Feed
@@ -32,18 +33,18 @@ AUTO_AFTER_TIME_OUTS = 2
 
 
 class Seated(Actor, Protocol):
-    """The room, as its stand-ins see it: its bots, its feed and its table."""
+    """The room, as its stand-ins see it: its bots, its feed, its audience and its lock."""
 
     @property
     def bots(self) -> BotSeats: ...
     @property
     def feed(self) -> Feed: ...
 
+    @property
+    def audience(self) -> Audience: ...
+
     def locked(self) -> AbstractAsyncContextManager[Any]: ...
     async def load(self) -> LiveGame | None: ...
-    async def send_table_now(self) -> TableOut: ...
-    def refresh_table(self, delay: float = 0.05) -> None: ...
-    def seat_info(self, seat: int | None) -> PlayerOut | None: ...
 
 
 class StandIns:
@@ -94,7 +95,7 @@ class StandIns:
     async def _refresh_later(self, at: float) -> None:
         await asyncio.sleep(max(0.0, at - time.time()) + 0.05)
         self._flip_at = None
-        self.room.refresh_table(0)
+        self.room.audience.refresh_table(0)
 
     # -- hand-over and return -------------------------------------------------------------------
 
@@ -129,7 +130,7 @@ class StandIns:
                     f"try again in {int(left) + 1} s",
                 )
             await self._start(seat, by=caller.seat)
-            return await room.send_table_now()
+            return await room.audience.send_table_now()
 
     async def after_time_out(self, seat: int) -> None:
         """The clock answered for `seat`: after the second time in a row, a bot stands in."""
@@ -143,7 +144,7 @@ class StandIns:
             async with room.locked():
                 if seat not in room.bots.bots and not game.over:
                     await self._start(seat, by=None)
-                    await room.send_table_now()
+                    await room.audience.send_table_now()
         except Exception as exc:  # the database is away: the next time-out tries again
             log.warning("no stand-in for seat %s of table %s: %r", seat, room.table_id, exc)
 
@@ -156,7 +157,7 @@ class StandIns:
                 raise ServiceError(Code.NOT_YOUR_SEAT, "only the seat's own person takes it back")
             if not await self._stop(seat):
                 raise ServiceError(Code.NO_STAND_IN, "no bot plays for this seat")
-            return await room.send_table_now()
+            return await room.audience.send_table_now()
 
     def return_soon(self, seat: int) -> None:
         """`returned`, once the caller (holding the room's lock) is done."""
@@ -171,7 +172,7 @@ class StandIns:
         try:
             async with room.locked():
                 if await self._stop(seat):
-                    await room.send_table_now()
+                    await room.audience.send_table_now()
         except Exception as exc:
             log.warning("seat %s of table %s not given back: %r", seat, room.table_id, exc)
 
@@ -183,7 +184,7 @@ class StandIns:
         seed = str(new_seed())
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)
-            giver = room.seat_info(by)
+            giver = room.audience.seat_info(by)
             by_name = giver.name if giver is not None else None
             # The table's feed (app.table.feed): stored, replayed on reconnection, in the log.
             await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)

@@ -11,7 +11,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import require_service
+from tests.ports import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -39,19 +39,24 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        expect,
+        sync_playwright,
+    )
 
     HAVE_PLAYWRIGHT = True
+    # A page waits for a condition, never for time: on a machine busy with other tests a page
+    # may take longer than Playwright's 5 s default to show it, as long as actions may take
+    # (set_default_timeout below).
+    expect.set_options(timeout=15_000)
 except ImportError:  # pragma: no cover - the skip below says why
     HAVE_PLAYWRIGHT = False
 
 pytestmark = pytest.mark.browser
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -77,7 +82,8 @@ class Server:
         env = {**os.environ, **self.env}
         with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
             self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        # A machine busy with other work can take a minute just to import the server.
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
@@ -85,6 +91,7 @@ class Server:
                 if r.status == 200:
                     return
             time.sleep(0.1)
+        self.stop()  # never left running behind the test
         raise RuntimeError(f"the server did not answer /healthz:\n{self.log_path.read_text()}")
 
     def stop(self) -> None:
@@ -123,13 +130,15 @@ def server() -> Iterator[Server]:
             # The tests' seat drivers answer at machine speed, against bots that never wait.
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "2000",
+            # A page on a busy machine may read late: far from the slow-reader guard.
+            "SEND_TIMEOUT_SECONDS": "60",
             # The server runs the code and reads the static files of the checkout being tested
             # (the console script alone would import whichever checkout installed it).
             "STATIC_DIR": str(ROOT / "static"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         }
-        srv.start()
         try:
+            srv.start()
             yield srv
         finally:
             srv.stop()

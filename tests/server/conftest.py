@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import glob
+import inspect
 import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -19,7 +19,8 @@ import httpx
 import pytest
 
 from tests.conftest import require_service
-from tests.server.harness import Database, ServerProcess
+from tests.ports import free_port
+from tests.server.harness import Database, ServerProcess, open_client_sockets
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -49,6 +50,37 @@ def postgres_available() -> bool:
         except Exception:
             _pg_state["ok"] = False
     return _pg_state["ok"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (--dist loadgroup), the tests of a module that share its server run on
+    one worker, in order, as they would alone: one server start, and what one test leaves on it
+    the next one sees exactly as without workers."""
+    for item in items:
+        if "shared_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(f"shared_server:{item.module.__name__}"))
+
+
+@pytest.fixture(autouse=True)
+def _client_sockets_closed(request: pytest.FixtureRequest) -> None:
+    """Every async test closes each client socket it opened (checked on its own event loop)."""
+    if inspect.iscoroutinefunction(getattr(request, "function", None)):
+        request.getfixturevalue("client_sockets_closed")
+
+
+@pytest.fixture
+async def client_sockets_closed() -> AsyncIterator[None]:
+    """Fails a test that leaves a SeatClient socket open (a socket that outlives its event loop
+    raises a ResourceWarning later, in whichever test the collector runs), after closing them."""
+    open_client_sockets()
+    yield
+    left = open_client_sockets()
+    for _, ws in left:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 5)
+    if left:
+        who = "; ".join(who for who, _ in left)
+        pytest.fail(f"the test left client sockets open: {who}", pytrace=False)
 
 
 @pytest.fixture
@@ -84,9 +116,11 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
         url=f"sqlite+aiosqlite:///{workdir / 'shared.sqlite3'}", path=workdir / "shared.sqlite3"
     )
     server = ServerProcess(db, workdir)
-    server.start()
-    yield server
-    server.stop()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture
@@ -96,8 +130,8 @@ def server_factory(tmp_path: Path) -> Iterator[object]:
 
     def make(db: Database, **settings: str) -> ServerProcess:
         server = ServerProcess(db, tmp_path, **settings)
-        server.start()
         started.append(server)
+        server.start()
         return server
 
     yield make
@@ -120,7 +154,7 @@ class PrivatePostgres:
         self.root = root
         self.data = root / "data"
         self.sockets = root / "sockets"
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *args: str, timeout: float = 60) -> None:
@@ -153,12 +187,6 @@ class PrivatePostgres:
 
     def running(self) -> bool:
         return (self.data / "postmaster.pid").exists()
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _postgres_bindir() -> Path | None:

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,19 +24,15 @@ import httpx
 import websockets
 from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 import engine
 import engine.bots
 from app.core.config import Settings
 from app.store.db import make_engine
+from tests.ports import free_port as free_port  # the deploy tests take their ports from here
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -75,6 +70,10 @@ class ServerProcess:
             "HTTP_RATE_PER_SECOND": "1000",
             "HTTP_RATE_BURST": "2000",
             "MAX_SOCKETS_PER_ADDRESS": "1000",
+            # A test's clients are read when the test gets to them, which on a busy machine can
+            # be seconds late: the slow-reader guard gets a margin no honest test client reaches
+            # (tests/server/test_slow_reader.py sets its own, to read slowly on purpose).
+            "SEND_TIMEOUT_SECONDS": "60",
             **settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -89,7 +88,18 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
+        """Start the process and wait until it answers /healthz (a machine busy with other work
+        can take a minute just to import it); a process that does not is killed, never left
+        behind to warn in a later test."""
+        try:
+            self._start(timeout)
+        except BaseException:
+            if self.alive():
+                self.kill()
+            raise
+
+    def _start(self, timeout: float) -> None:
         env = {**os.environ, **self.db.env(), **self.settings, "PYTHONPATH": str(REPO)}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
@@ -204,6 +214,24 @@ async def start(http: httpx.AsyncClient, seat: Seat) -> dict[str, Any]:
 
 Strategy = Callable[["SeatClient", dict[str, Any]], dict[str, Any]]
 
+# Every client socket SeatClient opened, with who opened it: a test must close each one (see
+# `open_client_sockets`), or the socket outlives its event loop and warns when collected.
+_opened: list[tuple[str, Any]] = []
+
+
+def track(who: str, ws: Any) -> Any:
+    """Record a client socket a test opened (returned as is)."""
+    _opened.append((who, ws))
+    return ws
+
+
+def open_client_sockets() -> list[tuple[str, Any]]:
+    """The client sockets recorded since the last call that are not closed yet, with who opened
+    each; the record starts afresh."""
+    left = [(who, ws) for who, ws in _opened if ws.state is not State.CLOSED]
+    _opened.clear()
+    return left
+
 
 def bot_strategy(kind: str, seed: int) -> Strategy:
     """A scripted person who decides like one of the engine's bots, from what arrives on the wire."""
@@ -258,6 +286,8 @@ class SeatClient:
             with contextlib.suppress(Exception):
                 await self.ws.close()
         self.ws = await websockets.connect(self.url(since), max_size=2**22, close_timeout=2)
+        who = f"seat {self.seat}" if self.token is not None else "a spectator"
+        track(f"{who} of table {self.table_id} (since={since})", self.ws)
         self.close_code = None
 
     async def close(self) -> None:
@@ -367,6 +397,18 @@ class SeatClient:
             self.close_code = exc.rcvd.code if exc.rcvd else None
             return self.close_code
         raise AssertionError("the server did not close the socket")
+
+
+async def until(check: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
+    """Wait for a condition, not for time: call the coroutine function `check` until it returns
+    something true (returned), or fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"not reached within {timeout} s: {what or check}"
+        await asyncio.sleep(0.05)
 
 
 async def wait_game_over(

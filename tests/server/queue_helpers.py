@@ -13,6 +13,8 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from tests.server.harness import track
+
 # Short settings: passes and polls every fraction of a second, a grace of a few seconds.
 QUEUE_SETTINGS = {
     "QUEUE_MATCH_SECONDS": "0.2",
@@ -62,7 +64,9 @@ class Queued:
 
     async def connect(self, ws_base: str | None = None) -> None:
         url = f"{ws_base or self.ws_base}/ws/queue?ticket={self.ticket}&token={self.token}"
-        self.ws = await websockets.connect(url, close_timeout=2)
+        await self.close()  # a socket from before (a reload) is released first
+        ws = await websockets.connect(url, close_timeout=2)
+        self.ws = track(f"the queue socket of {self.name}", ws)
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         try:

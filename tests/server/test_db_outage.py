@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -32,6 +33,9 @@ from tests.server.harness import (
     retry_if_asked,
     start,
 )
+
+# Runs alone, after the parallel tests (scripts/test.sh): a private Postgres stopped for a timed outage.
+pytestmark = pytest.mark.serial
 
 STOP_AT = 20  # Postgres stops at the first bid a person sends from this version on
 DOWN_SECONDS = 2.0  # at least this long without a database, people retrying meanwhile

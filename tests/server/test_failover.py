@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.server.harness import (
@@ -25,6 +26,9 @@ from tests.server.harness import (
     retry_if_asked,
     start,
 )
+
+# Runs alone, after the parallel tests (scripts/test.sh): two processes, one SIGKILLed: the failover is timed by the clients.
+pytestmark = pytest.mark.serial
 
 KILL_AT = 25  # the first process dies at the first bid one of its people sends from this version
 MORE = 25  # versions the game must then go on through the second process (or end)

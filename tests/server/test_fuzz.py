@@ -53,6 +53,7 @@ def _clean_log(server: ServerProcess) -> None:
 
 
 @pytest.mark.timeout(150)
+@pytest.mark.serial  # bounded by its time budget (--max-time): alone, after the parallel tests
 def test_schemathesis_finds_no_5xx_and_no_schema_violation(
     database: Database, server_factory: ServerFactory, tmp_path: Path
 ) -> None:

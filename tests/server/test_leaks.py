@@ -143,12 +143,18 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
             await start(http, humans[0])
 
         late: list[SeatClient] = []
+        late_watching: list[asyncio.Task[Any]] = []
+
+        async def watch(spectator: SeatClient) -> None:
+            # A spectator reads all the time, as a page does: one left unread while the game
+            # goes on would be a slow reader, which the server gives up on.
+            await spectator.wait_for(
+                lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90
+            )
 
         async def play(client: SeatClient) -> None:
             if client.seat is None:
-                await client.wait_for(
-                    lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90
-                )
+                await watch(client)
                 return
             # Each person drops out for a while once, then comes back with the last version seen.
             while client.version is None or client.version < 25:
@@ -162,9 +168,11 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
             spectator = SeatClient(server.ws, client.table_id, None, None)
             await spectator.connect()
             late.append(spectator)
+            late_watching.append(asyncio.create_task(watch(spectator)))
             await client.play_until_over(90)
 
         await asyncio.gather(*(play(c) for c in clients))
+        await asyncio.gather(*late_watching)
         for client in clients + late:
             await client.drain(0.2)
 

@@ -19,7 +19,10 @@ from tests.server.harness import (
     join,
 )
 
-FAST = {"PRESENCE_HEARTBEAT_SECONDS": "0.2"}
+# A heartbeat a second instead of 20: a seat goes stale 3 s after its process stopped refreshing
+# it, quick for a test and still far above the pauses of a busy machine (at 0.2 s, a process held
+# up for 0.6 s made its live seats look away).
+FAST = {"PRESENCE_HEARTBEAT_SECONDS": "1"}
 
 
 async def _table(http: httpx.AsyncClient, table_id: str) -> dict[str, Any]:
@@ -110,8 +113,9 @@ async def test_a_crashed_process_seats_go_away(database: Database, server_factor
         await ann_page.connect()
         await ann_page.wait_for(lambda m: m["type"] == "table")
         assert (await _table(http, table_id))["online"] == 1
-        # Still online after several heartbeats: the first process keeps refreshing her.
-        await asyncio.sleep(1.0)
+        # Still online after longer than a seat takes to go stale (3 heartbeats): the first
+        # process keeps refreshing her.
+        await asyncio.sleep(3.5)
         assert (await _table(http, table_id))["online"] == 1
         one.kill()
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from app.core.security import hash_token
-from tests.server.harness import Database, SeatClient, ServerProcess, db_rows
+from tests.server.harness import Database, SeatClient, ServerProcess, db_rows, until
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued, seated_names
 
 
@@ -66,16 +66,25 @@ async def test_a_lone_player_accepts_bots_after_the_wait(
     database: Database, server_factory: Any
 ) -> None:
     server: ServerProcess = server_factory(database, **QUEUE_SETTINGS)
+    # Before the wait: refused, nothing changes. (A wait of a minute: however busy the machine,
+    # it has not passed by the time the refusal is asked for.)
+    eli = Queued(server.http, server.ws, "Eli")
+    await eli.join("any", bots_after=60)
+    await eli.connect()
+    first = await eli.wait_for("queue")
+    assert (first["target"], first["waiting"], first["can_accept_bots"]) == (3, 1, False)
+    r = await eli.call("POST", "/bots")
+    assert (r.status_code, r.json()["detail"]["code"]) == (409, "bots_not_yet")
+    assert (await eli.read())["status"] == "waiting"
+    assert (await eli.call("DELETE")).status_code == 200
+    await eli.close()
+    # After the wait (a second): accepted.
     eve = Queued(server.http, server.ws, "Eve")
     await eve.join("any", bots_after=1)
     await eve.connect()
     first = await eve.wait_for("queue")
-    assert (first["target"], first["waiting"], first["can_accept_bots"]) == (3, 1, False)
-    # Before the wait: refused, nothing changes.
-    r = await eve.call("POST", "/bots")
-    assert (r.status_code, r.json()["detail"]["code"]) == (409, "bots_not_yet")
-    assert (await eve.read())["status"] == "waiting"
-    await eve.wait_for("queue", can_accept_bots=True, timeout=5)
+    assert (first["target"], first["waiting"]) == (3, 1)
+    await eve.wait_for("queue", can_accept_bots=True, timeout=20)
     await eve.ws.send('{"type": "bots"}')
     matched = await eve.wait_for("matched")
     assert (matched["seat"], matched["bots"]) == (0, 3)  # "any" accepts bots at a 4-seat table
@@ -132,13 +141,24 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     # both entries have left.
     ola = Queued(server.http, server.ws, "Ola")
     await ola.join(3)
-    await asyncio.sleep(3.5)  # longer than the grace (QUEUE_GRACE_SECONDS=3)
+
+    async def left(p: Queued) -> bool:
+        return (await p.read())["status"] == "left"
+
+    # Longer than the grace (QUEUE_GRACE_SECONDS=3): her entry has left the queue.
+    await until(lambda: left(ola), what="Ola's entry expires")
     ned = Queued(server.http, server.ws, "Ned")
     await ned.join(3)
     await ned.connect()
     await ned.wait_for("queue")
     await ned.close()
-    await asyncio.sleep(0.3)  # the server sees the socket close
+
+    async def ned_closed() -> bool:
+        rows = await db_rows(database, "SELECT closed_at FROM queue_entries WHERE id = :t",
+                             t=ned.ticket)
+        return rows[0].closed_at is not None
+
+    await until(ned_closed, what="the server sees Ned's socket close")
     others = [Queued(server.http, server.ws, n) for n in ("Pia", "Qui", "Ray")]
     for p in others:
         await p.join(3)
@@ -147,7 +167,8 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     (table_id,) = {m["table_id"] for m in matched}
     names = [n for _s, n, _b in await seated_names(server.http, table_id)]
     assert names == ["Pia", "Qui", "Ray"]
-    await asyncio.sleep(3.5)
+    for p in (lea, max_, ned, ola):  # Ned's entry, too, once the grace is over
+        await until(lambda p=p: left(p), what=f"{p.name}'s entry leaves")
     for p in (lea, max_, ned, ola):
         ticket = await p.read()
         assert ticket["status"] == "left" and ticket["table_id"] is None, ticket

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from app.core.security import hash_token
-from tests.server.harness import Database, ServerProcess, db_rows
+from tests.server.harness import Database, ServerProcess, db_rows, until
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued
 
-pytestmark = pytest.mark.postgres
+# Runs alone, after the parallel tests (scripts/test.sh): two processes and a grace period that must pass.
+pytestmark = [pytest.mark.postgres, pytest.mark.serial]
 
 ROUNDS = 4
 PLAYERS = 14
@@ -24,8 +25,11 @@ PLAYERS = 14
 async def test_two_processes_never_seat_a_queued_player_twice(
     pg_db: Database, server_factory: Any
 ) -> None:
-    one: ServerProcess = server_factory(pg_db, **QUEUE_SETTINGS)
-    two: ServerProcess = server_factory(pg_db, **QUEUE_SETTINGS)
+    # No entry expires here (that is the next test's): on a busy machine a socket may come
+    # seconds after its join, and an entry expired meanwhile would not be the race looked for.
+    settings = {**QUEUE_SETTINGS, "QUEUE_GRACE_SECONDS": "60"}
+    one: ServerProcess = server_factory(pg_db, **settings)
+    two: ServerProcess = server_factory(pg_db, **settings)
     rng = random.Random(8)
     everyone: list[Queued] = []
     leavers: dict[Queued, int] = {}  # the DELETE's answer: 200 left, 409 already matched
@@ -52,9 +56,21 @@ async def test_two_processes_never_seat_a_queued_player_twice(
 
         await asyncio.gather(*(quit_(p) for p in quitting))
         everyone += players
-    await asyncio.sleep(1.0)  # the last passes and polls
 
-    tickets = {p: await p.read() for p in everyone}
+    async def read_all() -> dict[Queued, dict[str, Any]]:
+        return {p: await p.read() for p in everyone}
+
+    # The last passes of both processes are over once several in a row change nothing (the
+    # entries left waiting cannot fill a table): wait for that, not for a fixed time.
+    tickets = await read_all()
+    for _ in range(30):
+        await asyncio.sleep(1.0)
+        again = await read_all()
+        if again == tickets:
+            break
+        tickets = again
+    else:
+        raise AssertionError("the queue never settled")
     for p, code in leavers.items():
         assert code in (200, 409), code
         assert tickets[p]["status"] == ("left" if code == 200 else "matched"), (code, tickets[p])
@@ -100,12 +116,16 @@ async def test_a_crashed_process_entries_expire_and_are_never_matched(
     await vic.connect()
     await vic.wait_for("queue")
     doomed.kill()  # SIGKILL: its socket is gone without a close, nobody refreshes Vic's entry
-    await asyncio.sleep(3.5)  # longer than the grace
+    vic.http = alive.http
+
+    async def expired() -> bool:
+        return (await vic.read())["status"] == "left"
+
+    await until(expired, what="Vic's entry expires")  # longer than the grace
     wes, xia = Queued(alive.http, alive.ws, "Wes"), Queued(alive.http, alive.ws, "Xia")
     for p in (wes, xia):
         await p.join(3)
         await p.connect()
-    vic.http = alive.http
     assert (await vic.read())["status"] == "left"
     assert (await vic.read())["reason"] == "expired"
     assert (await wes.wait_for("queue", waiting=2))["needed"] == 1

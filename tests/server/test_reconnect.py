@@ -20,6 +20,22 @@ from tests.server.harness import (
     start,
 )
 
+BOT_SEAT = 3  # three people join, then one bot
+
+
+async def _settled(client: SeatClient, version: int = 0) -> None:
+    """Read until this socket has `version` (at least) and the game waits for people only: no
+    bot has a prompt open, so no version comes until a person here acts. (Reading until a
+    quiet moment instead would stop early on a busy machine, where a bot's move can take longer
+    than the pause.)"""
+    while (
+        client.version is None
+        or client.version < version
+        or not client.prompts
+        or any(p["seat"] == BOT_SEAT for p in client.prompts)
+    ):
+        await client.recv()
+
 
 def _presence(client: SeatClient, seat: int) -> bool:
     assert client.table is not None
@@ -42,11 +58,10 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         for client in (a, b, c, watcher):
             await client.connect()
             await client.wait_for(lambda m: m["type"] == "state")
-        await watcher.drain(0.2)
-        assert _presence(watcher, ann.seat) and _presence(watcher, 3)  # a bot is always there
-
+        # The bot bids at once: every socket has its bid before Ann's last version is taken.
         for client in (a, b, c, watcher):
-            await client.drain(0.2)
+            await _settled(client)
+        assert _presence(watcher, ann.seat) and _presence(watcher, BOT_SEAT)  # a bot is always there
 
         # Ann goes away: the table is told.
         seen = a.version
@@ -81,7 +96,8 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         await other_tab.send_action(bid(0), "a1")  # the last bid: the Witch is revealed
         await other_tab.wait_for(lambda m: m["type"] == "ack")
         await other_tab.close()
-        await b.drain(0.3)
+        # Bob has the reveal and whatever the bot did after it: the game waits for people.
+        await _settled(b, other_tab.acks["a1"])
         assert b.version is not None and b.version - seen > 2
         await a.connect(since=seen)
         old = await a.wait_for(lambda m: m["type"] == "state")
@@ -107,6 +123,7 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         await bad.connect()
         assert await bad.wait_closed() == 1008
         assert bad.errors[0]["code"] == "invalid_since"
+        await bad.close()
 
         # Everyone plays on to the end.
         a.strategy = bot_strategy("random", 9)

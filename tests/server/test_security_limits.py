@@ -22,6 +22,8 @@ from tests.server.harness import (
     add_bots,
     create_table,
     join,
+    track,
+    until,
 )
 
 ServerFactory = Callable[..., ServerProcess]
@@ -31,7 +33,8 @@ OTHER_ADDRESS = "127.0.0.2"
 async def _socket(server: ServerProcess, table_id: str, token: str | None = None,
                   source: str = "127.0.0.1") -> Any:
     url = f"{server.ws}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-    return await websockets.connect(url, local_addr=(source, 0), close_timeout=2)
+    ws = await websockets.connect(url, local_addr=(source, 0), close_timeout=2)
+    return track(f"a socket of table {table_id} from {source}", ws)
 
 
 async def _admitted(ws: Any) -> bool:
@@ -67,16 +70,20 @@ async def test_sockets_per_address_are_limited_and_freed(
     # Another address still can.
     other = await _socket(server, table_id, source=OTHER_ADDRESS)
     assert await _admitted(other)
-    # A socket closed gives its place back.
+    # A socket closed gives its place back, once the server has seen it close (asked until
+    # then: a refusal meanwhile is counted below like the others).
     await held.pop().close()
-    await asyncio.sleep(0.3)
-    again = await _socket(server, table_id)
-    assert await _admitted(again)
+    refused_meanwhile = 0
+    deadline = time.monotonic() + 20
+    while not await _admitted(again := await _socket(server, table_id)):
+        refused_meanwhile += 1
+        assert time.monotonic() < deadline, "a closed socket never gave its place back"
+        await asyncio.sleep(0.1)
     for ws in [*held, other, again]:
         await ws.close()
     # Each refusal is logged, once (not twice through two handlers, not dropped).
     refusals = [line for line in server.log().splitlines() if "refused: at most 4 sockets" in line]
-    assert len(refusals) == 2, refusals
+    assert len(refusals) == 2 + refused_meanwhile, refusals
 
 
 async def test_spectators_per_table_and_sockets_per_process_are_limited(
@@ -122,9 +129,10 @@ async def test_a_seat_reconnecting_in_a_loop_does_not_flood_the_table(
     elapsed = time.monotonic() - started
     await watcher.drain(1.0)
     tables = sum(m["type"] == "table" for m in watcher.messages) - before
-    # Presence changes are coalesced: far fewer table messages than cycles (the last one tells
-    # the truth: Ann is away).
-    assert tables < cycles / 2, (tables, cycles, elapsed)
+    # Presence changes are coalesced, at most one table message per 0.25 s (the room's
+    # PRESENCE_DELAY): far fewer than cycles when they come fast; a busy machine that spaces
+    # the cycles out gets at most that rate (the last one tells the truth: Ann is away).
+    assert tables <= max(cycles / 2 - 1, elapsed / 0.25 + 3), (tables, cycles, elapsed)
     assert watcher.table is not None
     assert [p["connected"] for p in watcher.table["players"] if p["seat"] == ann.seat] == [False]
     await watcher.close()
@@ -142,6 +150,7 @@ async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
         httpx.AsyncClient(base_url=server.http, timeout=20) as http,
         httpx.AsyncClient(base_url=server.http, timeout=20, transport=other_transport) as other,
     ):
+        began = time.monotonic()
         answers = [
             await http.post(
                 "/api/tables",
@@ -151,9 +160,12 @@ async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
             )
             for n in range(40)
         ]
+        # The burst, plus what the bucket refilled while these 40 calls took their time (a
+        # busy machine takes seconds), passes; nothing more.
+        passing = 10 + int((time.monotonic() - began) * 0.5) + 1
         codes = [r.status_code for r in answers]
         assert codes[:10] == [201] * 10, codes
-        assert codes.count(201) <= 12 and codes.count(429) >= 28, codes
+        assert codes.count(201) <= passing and codes.count(429) >= 40 - passing, codes
         refused = next(r for r in answers if r.status_code == 429)
         assert int(refused.headers["Retry-After"]) >= 1
         assert refused.json()["detail"]["code"] == "rate_limited"
@@ -164,7 +176,7 @@ async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
         real = await create_table(other, 4)
         await join(other, real, "Real")
         listed = [t["id"] for t in (await http.get("/api/tables")).json()]
-        assert real in listed and len(listed) <= 12
+        assert real in listed and len(listed) <= passing + 1
         # The bucket refills: after Retry-After one more call from the first address passes.
         await asyncio.sleep(int(refused.headers["Retry-After"]) + 0.2)
         assert (await http.post("/api/tables", json={"seats": 3})).status_code == 201
@@ -195,7 +207,8 @@ async def test_trusted_proxies_decide_whose_forwarded_address_counts(
 async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
     database: Database, server_factory: ServerFactory
 ) -> None:
-    server = server_factory(database, TABLE_IDLE_MINUTES="0.03")  # 1.8 s
+    # 6 s: long enough that both tables are still listed once set up on a busy machine.
+    server = server_factory(database, TABLE_IDLE_MINUTES="0.1")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         abandoned = await create_table(http, 3)
         await join(http, abandoned, "Gone")
@@ -205,9 +218,14 @@ async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
         assert await _admitted(ws)
         listed = {t["id"] for t in (await http.get("/api/tables")).json()}
         assert {abandoned, waiting} <= listed
-        await asyncio.sleep(2.5)
-        listed = {t["id"] for t in (await http.get("/api/tables")).json()}
-        assert waiting in listed and abandoned not in listed, listed
+
+        async def lobby_without_abandoned() -> set[str] | None:
+            listed = {t["id"] for t in (await http.get("/api/tables")).json()}
+            return listed if abandoned not in listed else None
+
+        # Past the idle time (waited for, not slept): the abandoned table left, the other stays.
+        listed = await until(lobby_without_abandoned, 60, "the idle table leaves the lobby")
+        assert waiting in listed, listed
         # Idle with nobody connected, it closes (issue 8): a join is refused, the table itself
         # stays reachable by its link and says so.
         r = await http.post(f"/api/tables/{abandoned}/join", json={"name": "Bob"})

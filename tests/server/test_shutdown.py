@@ -13,6 +13,7 @@ from collections.abc import Awaitable
 from typing import Any
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 import engine
@@ -26,6 +27,9 @@ from tests.server.harness import (
     join,
     start,
 )
+
+# Runs alone, after the parallel tests (scripts/test.sh): asserts how fast the process exits.
+pytestmark = pytest.mark.serial
 
 
 class Terminator:

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import socket
 import time
 from typing import Any
 
 import httpx
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.harness import (
     Database,
@@ -22,6 +26,9 @@ from tests.server.harness import (
     join,
     start,
 )
+
+# Runs alone, after the parallel tests (scripts/test.sh): the slow-reader guard is a timer: a loaded machine would blur it.
+pytestmark = pytest.mark.serial
 
 
 def open_never_reading(port: int, table_id: str) -> socket.socket:
@@ -111,3 +118,70 @@ async def test_a_client_that_never_reads_is_closed_and_the_others_lose_nothing(
             assert m["events_from"] == last and m["version"] > last and not m["resync"], m
         last = m["version"]
     assert "not read for" in server.log()
+
+
+async def test_a_slow_but_honest_reader_gets_whole_frames_then_close_1013_and_reconnects(
+    sqlite_db: Database, server_factory: Any
+) -> None:
+    """A spectator that falls behind (a busy machine, a slow phone) is given up on, but is never cut
+    in the middle of a frame: it reads every frame already on its way, whole, then a close frame
+    with code 1013, and reconnects with its last version."""
+    # A small kernel buffer, so that a few frames fill it (the guard's size and time are its own
+    # settings: this test reads slowly on purpose).
+    server: ServerProcess = server_factory(
+        sqlite_db, SEND_TIMEOUT_SECONDS="2", SOCKET_SEND_BUFFER_BYTES="4096"
+    )
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id = await create_table(http, 6)
+        ann = await join(http, table_id, "Ann")
+        await add_bots(http, ann, 5, "random")
+        # A small receive window, and the client library holds one message at most: not reading
+        # stalls the server's sends at once, as it would for a reader far slower than the game.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", server.port))
+        slow = await websockets.connect(
+            f"{server.ws}/ws/tables/{table_id}", sock=sock, max_queue=1, close_timeout=2
+        )
+        player = SeatClient(server.ws, table_id, ann.token, ann.seat)
+        player.strategy = _first_option
+        await start(http, ann)
+        await player.connect()
+        play = asyncio.create_task(player.play_until_over(timeout=120))
+        try:
+            # The slow reader reads nothing until the server has given up on it.
+            given_up = time.monotonic() + 60
+            while "not read for" not in server.log():
+                assert not play.done() or play.exception() is None, play.exception()
+                assert time.monotonic() < given_up, "the server never gave up on the slow reader"
+                await asyncio.sleep(0.05)
+            messages = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    messages.append(json.loads(await asyncio.wait_for(slow.recv(), 20)))
+            # Every frame arrived whole (each one parsed), then the close frame with its code.
+            assert closed.value.rcvd is not None, f"cut without a close frame: {closed.value!r}"
+            assert closed.value.rcvd.code == 1013, closed.value.rcvd
+            assert "reconnect" in closed.value.rcvd.reason
+            states = [m for m in messages if m["type"] == "state"]
+            assert states, messages
+            # Back with the last version seen: the game continues from there, nothing skipped.
+            again = SeatClient(server.ws, table_id, None, None)
+            await again.connect(since=states[-1]["version"])
+            state = await again.wait_for(lambda m: m["type"] == "state")
+            assert (state["events_from"], state["resync"]) == (states[-1]["version"], False)
+            await again.close()
+            await play
+        finally:
+            if not play.done():
+                play.cancel()
+            await slow.close()
+            await player.close()
+
+
+def _first_option(client: SeatClient, prompt: dict[str, Any]) -> dict[str, Any]:
+    if prompt["kind"] == "choose":
+        return {"type": "choose", "option": prompt["options"][0]["id"]}
+    if prompt["kind"] == "tiebreak":
+        return {"type": "tiebreak", "silver": 0, "amulet": False}
+    return {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False, "black_magic": False}

@@ -6,8 +6,12 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import Database, SeatClient, ServerProcess, add_bots, join
+
+# Runs alone, after the parallel tests (scripts/test.sh): turn deadlines compared with the wall clock.
+pytestmark = pytest.mark.serial
 
 
 async def test_a_seat_that_does_not_bid_in_time_bids_nothing(

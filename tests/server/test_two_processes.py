@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
 import engine
 from tests.server.harness import (
@@ -19,6 +20,9 @@ from tests.server.harness import (
     join,
     start,
 )
+
+# Runs alone, after the parallel tests (scripts/test.sh): two processes racing for the same versions.
+pytestmark = pytest.mark.serial
 
 
 async def test_two_processes_never_apply_two_actions_at_one_version(

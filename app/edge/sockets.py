@@ -1,0 +1,61 @@
+"""What the two sockets (the table's, app.edge.ws, and the queue's, app.edge.queue_api) share:
+accepting a socket within this process's limits on sockets (app.edge.admission), and refusing one
+with a reason before it joins anything."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from fastapi import WebSocket
+
+from app.core.errors import Code
+from app.core.messages import ErrorOut
+from app.edge.admission import Admission, Refused
+from app.edge.ratelimit import client_address, parse_proxies
+
+log = logging.getLogger("dragonstones.ws")
+
+# A socket refused by the limits on sockets (app.edge.admission): like HTTP 429, "not now".
+CLOSE_TOO_MANY = 4429
+
+
+def _admission(ws: WebSocket) -> Admission:
+    """This process's socket counters (made with the first socket)."""
+    state = ws.app.state
+    admission: Admission | None = getattr(state, "admission", None)
+    if admission is None:
+        settings = state.hub.settings
+        admission = Admission(
+            per_address=settings.max_sockets_per_address,
+            per_table_spectators=settings.max_spectators_per_table,
+            total=settings.max_sockets,
+        )
+        state.admission = admission
+        state.trusted_proxies = parse_proxies(settings.trusted_proxies)
+    return admission
+
+
+async def admit(
+    ws: WebSocket, place: str, *, spectator: bool, serve: Callable[[], Awaitable[None]]
+) -> None:
+    """Accept the socket and `serve` it while it counts against this process's limits (sockets
+    from its address, spectators at `place`, sockets in all); beyond one, refuse it
+    (`too_many_sockets`, 4429) without serving it."""
+    admission = _admission(ws)
+    address = client_address(ws.scope, ws.app.state.trusted_proxies)
+    await ws.accept()
+    try:
+        with admission.hold(address, place, spectator=spectator):
+            await serve()
+    except Refused as exc:
+        log.info("socket of %.40r from %s refused: %s", place, address, exc.message)
+        await refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+
+
+async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Refuse a connection before it joins the table or the queue: say why, then close."""
+    with contextlib.suppress(Exception):
+        await ws.send_text(ErrorOut(code=code, message=message).model_dump_json())
+        await ws.close(code=close_code, reason=code)

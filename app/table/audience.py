@@ -1,0 +1,214 @@
+"""The audience of one table in this process: its sockets, the table frame as last read (with
+presence), the stored presence of seats as their sockets come and go, kicks and closing.
+
+The game is the room's (app.table.room): the room takes its lock, then hands a socket to the
+audience (`arrive`, `leave`), and after every change asks it to `publish`. Each socket renders its
+own state frame from the room's game through app.table.outbound, when its writer is ready.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from app.core.errors import DATABASE_ERRORS, Code, ServiceError
+from app.core.messages import ErrorOut, HelloOut, TableMsg
+from app.core.schemas import PlayerOut, TableOut
+from app.table.connections import Connection
+from app.table.outbound import LiveGame, state_frame
+from app.table.ports import Actor
+
+log = logging.getLogger("dragonstones.room")
+
+# Presence changes (a seat's sockets coming and going) are sent to the table at most once per
+# this many seconds: a seat reconnecting in a loop must not make every socket read a table each time.
+PRESENCE_DELAY = 0.25
+
+
+class Audience:
+    def __init__(self, room: Actor, decorate: Callable[[TableOut], TableOut]) -> None:
+        self.room = room
+        self.table_id = room.table_id
+        self.hub = room.hub
+        # Issue 8: marks who is absent (app.table.standin); kept for the seats' stand-in state.
+        self.decorate = decorate
+        self.connections: set[Connection] = set()
+        self.table: TableOut | None = None  # as last read, with this process's presence
+        self.table_frame: str | None = None
+        self.table_status: str | None = None
+        # When each socket joined the room (monotonic): a table read before a socket came
+        # cannot tell whether that socket's seat is held.
+        self.since: dict[Connection, float] = {}
+        self._table_refresh: asyncio.Task[None] | None = None
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None}
+
+    # -- sockets ---------------------------------------------------------------------------------
+
+    def publish(self) -> None:
+        for conn in self.connections:
+            conn.push_state()
+
+    def _render_state(self, conn: Connection) -> str | None:
+        game = self.room.game
+        if game is None or conn.sent_version == game.version:
+            return None
+        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        conn.sent_version = game.version
+        return frame
+
+    def _render_table(self) -> str | None:
+        return self.table_frame
+
+    async def arrive(self, conn: Connection, since: int | None) -> bool | None:
+        """Register a socket (the room's lock held) and send it hello and the table. Whether its
+        seat came back online by it; None when the table is closed (and so is the socket)."""
+        was_online = conn.seat in self.connected_seats()
+        conn.render_state = self._render_state
+        conn.render_table = self._render_table
+        # A bad `since` (negative, or ahead of the game) gets the whole log again.
+        conn.sent_version = since if since is not None and since >= 0 else None
+        self.connections.add(conn)
+        self.since[conn] = time.monotonic()
+        self.hub.metrics.socket(True, table_id=self.table_id, seat=conn.seat)
+        conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
+        back = conn.seat is not None and not was_online
+        if back:
+            self.table_frame = None  # it shows this seat away: read it again
+            await self._presence(conn, arrived=True)
+        await self._load_table_frame()
+        conn.push_table()
+        if self.table_status == "closed":
+            self._closed([conn])
+            return None
+        return back
+
+    def send_state(self, conn: Connection, game: LiveGame) -> None:
+        """A socket's first state frame, rendered now, not lazily: `since` decides events_from
+        and resync of this first frame."""
+        if conn.sent_version is not None and conn.sent_version > game.version:
+            conn.sent_version = -3  # unknown version: resync from the start
+        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        conn.sent_version = game.version
+        conn.send_text(frame)
+
+    async def came_back(self) -> None:
+        """Tell the others a seat is back: once per burst of presence changes."""
+        self.refresh_table(PRESENCE_DELAY)
+        await self.hub.bus.publish(self.table_id, None)
+
+    async def leave(self, conn: Connection) -> None:
+        """A socket closed (the room's lock held)."""
+        self.connections.discard(conn)
+        self.since.pop(conn, None)
+        self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
+        if conn.seat is not None and conn.seat not in self.connected_seats():
+            await self._presence(conn, arrived=False)
+            self.refresh_table(PRESENCE_DELAY)
+            if not self.hub.closed:
+                await self.hub.bus.publish(self.table_id, None)
+
+    async def _presence(self, conn: Connection, *, arrived: bool) -> None:
+        """Store that this seat came online or went away here (every process reads it). A
+        database outage only delays it: the heartbeat writes presence again."""
+        presence = self.hub.presence
+        if presence is None or conn.seat_row is None or self.hub.closed:
+            return
+        try:
+            if arrived:
+                await presence.arrive(self.table_id, conn.seat_row)
+            else:
+                await presence.depart(self.table_id, conn.seat_row)
+        except DATABASE_ERRORS as exc:
+            log.warning("presence of table %s not stored: %r", self.table_id, exc)
+
+    # -- the table (seats and presence) ----------------------------------------------------------
+
+    def seat_info(self, seat: int | None) -> PlayerOut | None:
+        if seat is None or self.table is None:
+            return None
+        return next((p for p in self.table.players if p.seat == seat), None)
+
+    async def _load_table_frame(self) -> None:
+        if self.table_frame is None:
+            self._set_table(await self.hub.queries.table(self.table_id), push=False)
+
+    async def send_table_now(self) -> TableOut:
+        """The lobby changed the table: read it and send it to every socket, in order."""
+        read_at = time.monotonic()
+        table = await self.hub.queries.table(self.table_id)
+        self._set_table(table, read_at=read_at)
+        return table
+
+    def _set_table(self, table: TableOut, push: bool = True, read_at: float = 0.0) -> None:
+        """Keep the table's frame; send it to every socket; close the sockets that no longer
+        belong (the table closed, or their seat was given back or removed, maybe by another
+        process)."""
+        self.table = self.decorate(table)
+        self.table_frame = TableMsg(table=table).model_dump_json()
+        self.table_status = table.status
+        if push:
+            for conn in self.connections:
+                conn.push_table()
+        if table.status == "closed":
+            self._closed(list(self.connections))
+            return
+        held = {p.seat: p.name for p in table.players if not p.bot}
+        for conn in list(self.connections):
+            if self.since.get(conn, 0.0) > read_at:
+                continue
+            if conn.seat is not None and held.get(conn.seat) != conn.name:
+                conn.send(ErrorOut(code=Code.REMOVED, message="you no longer hold this seat"))
+                conn.close(1000, "you no longer hold this seat")
+
+    def _closed(self, conns: list[Connection]) -> None:
+        for conn in conns:
+            conn.send(
+                ErrorOut(
+                    code=Code.TABLE_CLOSED,
+                    message="this table closed: nobody was connected to it for a while",
+                )
+            )
+            conn.close(1000, "table closed")
+
+    def refresh_table(self, delay: float = 0.05) -> None:
+        """Send every socket the table again, soon: changes that come in a burst (a seat
+        reconnecting in a loop) are read and sent once."""
+        if self.hub.closed or (self._table_refresh and not self._table_refresh.done()):
+            return
+        self._table_refresh = asyncio.create_task(self._send_table(delay))
+
+    async def _send_table(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        read_at = time.monotonic()
+        try:
+            table = await self.hub.queries.table(self.table_id)
+        except ServiceError:
+            return
+        except Exception as exc:  # the database is away: the next change sends it
+            log.warning("table %s not refreshed: %r", self.table_id, exc)
+            return
+        self._set_table(table, read_at=read_at)
+
+    def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:
+        for conn in list(self.connections):
+            if conn.seat == seat:
+                if code is not None:
+                    conn.send(ErrorOut(code=code, message=reason))
+                conn.close(1000, reason)
+
+    # -- closing ---------------------------------------------------------------------------------
+
+    def close(self, code: int, reason: str) -> None:
+        for conn in list(self.connections):
+            conn.close(code, reason)
+
+    async def stop(self) -> None:
+        if self._table_refresh:
+            self._table_refresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._table_refresh

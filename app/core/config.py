@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     hard_bot_workers: int = Field(default=1, ge=1, le=64)
     hard_bot_seconds: float = Field(default=0.3, gt=0, le=30)
     hard_bot_playouts: int = Field(default=100_000, ge=1)
+    # The workers' niceness above the server's (os.nice): the event loop is served first.
+    hard_bot_nice: int = Field(default=10, ge=0, le=19)
 
     # Socket limits: a frame above max_message_bytes is refused and the socket closed (1009);
     # more than rate_per_second messages on average (burst rate_burst) closes it with 1008.

@@ -64,7 +64,7 @@ class Hub:
         self.presence: Presence | None = None  # set by app.main: presence stored in the database
         # The hard bots' worker processes (app.table.thinking), started on their first decision.
         self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
-                                 settings.hard_bot_playouts)
+                                 settings.hard_bot_playouts, settings.hard_bot_nice)
 
     # -- rooms -----------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,6 +25,14 @@ log = logging.getLogger("dragonstones.thinking")
 def decision_seed(bot_seed: int, version: int) -> int:
     digest = hashlib.sha256(f"dragonstones-hard:{bot_seed}:{version}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def lower_priority(niceness: int) -> None:
+    """In each worker, once: a lower CPU priority than the server's, so that on a busy machine
+    the event loop (people's actions, frames, timers) is scheduled before the searches. The
+    budget is CPU time: a search gets its full budget, only later."""
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def think(seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: float,
@@ -38,8 +47,9 @@ def think(seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: floa
 class Thinkers:
     """This process's pool of worker processes for the hard bots."""
 
-    def __init__(self, workers: int, seconds: float, playouts: int) -> None:
+    def __init__(self, workers: int, seconds: float, playouts: int, niceness: int = 10) -> None:
         self.workers = max(1, workers)
+        self.niceness = niceness
         self.seconds = seconds
         self.playouts = playouts
         self.pool: ProcessPoolExecutor | None = None
@@ -48,9 +58,11 @@ class Thinkers:
                      prompt: dict[str, Any]) -> dict[str, Any]:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(self.workers,
-                                            mp_context=multiprocessing.get_context("spawn"))
-            log.info("hard bots think in %d worker process(es), %.3g s of CPU per decision",
-                     self.workers, self.seconds)
+                                            mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=lower_priority,
+                                            initargs=(self.niceness,))
+            log.info("hard bots think in %d worker process(es), %.3g s of CPU per decision, "
+                     "niceness +%d", self.workers, self.seconds, self.niceness)
         pool = self.pool
         loop = asyncio.get_running_loop()
         try:

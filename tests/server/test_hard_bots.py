@@ -48,7 +48,7 @@ async def test_a_person_plays_a_whole_game_against_two_hard_bots(
         assert client.view is not None and client.view["winner"] == record["winner"]
         await client.close()
     log = server.log()
-    assert "hard bots think in 2 worker process(es)" in log
+    assert "hard bots think in 2 worker process(es), 0.02 s of CPU per decision, niceness +10" in log
     assert "failed to decide" not in log and "illegal action" not in log
 
 

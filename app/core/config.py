@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     # the missed events one by one.
     max_event_gap: int = 2000
 
+    # The game row's `state` is a snapshot written every this many versions (and at the start
+    # and the end); in between only the action is stored, and loading replays the actions
+    # after the snapshot (app.store.games). 1: a snapshot with every action.
+    snapshot_every: int = Field(default=50, ge=1)
+
     # Postgres connection pool of each server process.
     db_pool_size: int = 10
     # No overflow: connections opened and closed under load cost more than waiting for one.
@@ -101,6 +106,24 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed (comma-separated;
     # empty: the TCP peer is the client).
     trusted_proxies: str = ""
+    # -- a public service (issue 20) --
+    # Reads that cost (a finished game's replay and record, the lists of tables): a token bucket
+    # of their own per client address; beyond it 429 rate_limited (burst 0: no limit).
+    read_rate_per_second: float = 3.0
+    read_rate_burst: int = 30
+    # New sockets (table and queue) per client address: a token bucket; beyond it the handshake
+    # is refused with `socket_rate_limited` and close 4429 (burst 0: no limit).
+    socket_rate_per_second: float = 2.0
+    socket_rate_burst: int = 20
+    # Finished games' replays and records kept in memory, serialised (least recently used first
+    # out beyond this many bytes).
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    # The name of this process in the `X-Dragonstones-Replica` response header (empty: the
+    # machine's host name, a container's id under Docker).
+    replica_name: str = ""
+    # The secret that signs spectators' chat labels (several processes: the same on each; empty:
+    # one made at start, so a spectator gets a new label from another process or after a restart).
+    secret_key: str = ""
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0

@@ -15,6 +15,7 @@ from pydantic import (
     WithJsonSchema,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from app.core import names
 
@@ -37,29 +38,21 @@ class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
-def _not_bool(value: Any) -> Any:
-    # JSON `true` is not a number of seconds (pydantic would read it as 1).
-    if isinstance(value, bool):
-        raise ValueError("a number of seconds, not a boolean")
-    return value
-
-
-# Issue 8: a number of seconds in a table's settings.
-Seconds = Annotated[int, Ge(1), Le(3600), BeforeValidator(_not_bool)]
+# Issue 8: a number of seconds in a table's settings. Numbers are JSON integers on every route:
+# `3.0`, `"3"` and `true` are refused (422), as the queue's are.
+Seconds = Annotated[int, Ge(1), Le(3600), Field(strict=True)]
 
 
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, strict=True, description="3 to 6 players")
     # Strict: `"public": 0.0` or `"public": "no"` is a mistake, not a boolean to guess.
     public: StrictBool = Field(
         True, description="listed in the lobby; private tables join by invite link"
     )
-    turn_seconds: int | None = Field(
+    turn_seconds: Seconds | None = Field(
         None,
-        ge=1,
-        le=3600,
         description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
         "nothing (R13). null: no limit",
     )
@@ -86,13 +79,18 @@ class JoinTable(BaseModel):
         description="1 to 64 printable characters, shown to everyone at the table. Stored "
         "normalised (NFKC, spaces collapsed, at most 2 combining marks per character); names "
         "like 'Bot 3' are the bots'; unique at a table whatever the case",
-        json_schema_extra={"pattern": names.PRINTABLE_PATTERN},
+        # Made when the schema is (a second of work over all of Unicode), not at import.
+        json_schema_extra=lambda schema: schema.update(pattern=names.schema_pattern()),
     )
 
     @field_validator("name")
     @classmethod
     def _clean_name(cls, value: str) -> str:
-        return names.normalise(value, MAX_NAME_LENGTH)
+        try:
+            return names.normalise(value, MAX_NAME_LENGTH)
+        except ValueError as exc:
+            # Answered 422 with the code invalid_name (app.errors).
+            raise PydanticCustomError("invalid_name", str(exc)) from None
 
 
 class QuickPlay(JoinTable):
@@ -100,6 +98,7 @@ class QuickPlay(JoinTable):
         None,
         ge=MIN_SEATS,
         le=MAX_SEATS,
+        strict=True,
         description="the table size wanted: preferred among open tables, and the size of a new "
         "one (default 4)",
     )
@@ -108,7 +107,7 @@ class QuickPlay(JoinTable):
 class AddBots(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    count: int = Field(ge=1, le=MAX_SEATS - 1)
+    count: int = Field(ge=1, le=MAX_SEATS - 1, strict=True)
     kind: BotKind = "heuristic"
 
 
@@ -212,8 +211,8 @@ class TableSettings(BaseModel):
     public: StrictBool = Field(  # type: ignore[assignment]
         None, description="listed in the lobby; private tables join by invite link"
     )
-    turn_seconds: int | None = Field(
-        None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
+    turn_seconds: Seconds | None = Field(
+        None, description="time limit for sealed bids and tie-breaks; null: none"
     )
     # -- timers and absent players (issue 8) --
     choose_seconds: Seconds | None = Field(
@@ -282,13 +281,9 @@ class GameRecord(BaseModel):
 
 
 def _whole_number(value: object) -> object:
-    """A JSON integer (4 or 4.0, as JSON Schema has it), never text or a boolean."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A JSON integer, as on every route: never 4.0, text or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("a whole number is expected")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError("a whole number is expected")
-        return int(value)
     return value
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from app.core.schemas import (
     ID_PATTERN,
@@ -24,6 +25,7 @@ from app.core.schemas import (
     TableSettings,
 )
 from app.edge.deps import LobbyDep, QueriesDep, Token
+from app.edge.published import published, respond
 from app.lobby import rematch
 
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -160,9 +162,15 @@ async def rematch_table(
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
-async def game_record(game_id: GameId, queries: QueriesDep) -> GameRecord:
-    """The public record of a finished game: every action in order and the seed, to replay it."""
-    return await queries.record(game_id)
+async def game_record(request: Request, game_id: GameId, queries: QueriesDep) -> Response:
+    """The public record of a finished game: every action in order and the seed, to replay it.
+    Computed once (app.edge.published): cacheable for good, with an ETag."""
+
+    async def make() -> bytes:
+        record = await queries.record(game_id)
+        return await asyncio.to_thread(lambda: record.model_dump_json().encode())
+
+    return respond(request, await published(request).get(f"record:{game_id}", make))
 
 
 @pages.get("/healthz")

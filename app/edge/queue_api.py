@@ -34,11 +34,13 @@ from app.core.messages import (
     QueueLeftOut,
     queue_client_message,
 )
+from app.core.metrics import Metrics
 from app.core.schemas import ID_PATTERN, AcceptBots, JoinQueue, TicketOut
 from app.edge.api import ERRORS
 from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.sockets import admit, refuse
+from app.edge.ws import BROKEN_FRAMING, protocol_error
 from app.lobby.matchmaking import Matchmaker, QueueMessage
 from app.lobby.tables import Lobby
 from app.store.db import Database
@@ -235,6 +237,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
     )
+    conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
@@ -244,6 +247,9 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
+                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+                if broken:
+                    protocol_error(ws.app.state.metrics, conn, broken)
                 break
             raw = frame.get("text")
             if raw is None:
@@ -256,7 +262,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
                 conn.send(ErrorOut(code=Code.MESSAGE_TOO_LARGE, message="message too large"))
                 conn.close(CLOSE_TOO_BIG, "message too large")
                 break
-            await _handle(service, conn, ticket, token, raw)
+            await _handle(service, conn, ticket, token, raw, ws.app.state.metrics)
     except Exception as exc:
         if is_outage(exc):
             log.warning("queue socket of %s: database unavailable: %r", ticket, exc)
@@ -274,15 +280,22 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
 
 
 async def _handle(
-    service: QueueService, conn: Connection, ticket: str, token: str | None, raw: str
+    service: QueueService,
+    conn: Connection,
+    ticket: str,
+    token: str | None,
+    raw: str,
+    metrics: Metrics,
 ) -> None:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
+        protocol_error(metrics, conn, Code.MALFORMED_JSON)
         conn.send(ErrorOut(code=Code.MALFORMED_JSON, message="a message is one JSON object"))
         return
     kind = data.get("type") if isinstance(data, dict) else None
     if kind not in QUEUE_CLIENT_TYPES:
+        protocol_error(metrics, conn, Code.UNKNOWN_TYPE)
         conn.send(
             ErrorOut(
                 code=Code.UNKNOWN_TYPE,
@@ -294,6 +307,7 @@ async def _handle(
     try:
         message = queue_client_message.validate_python(data)
     except ValidationError as exc:
+        protocol_error(metrics, conn, Code.INVALID_MESSAGE)
         conn.send(ErrorOut(code=Code.INVALID_MESSAGE, message=str(exc.errors()[0]["msg"])[:300]))
         return
     if isinstance(message, PingIn):

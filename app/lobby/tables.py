@@ -126,9 +126,9 @@ class Lobby:
                             raise ServiceError(Code.CONFLICT, "nobody at this table is online")
                         if len(seats) >= table.seats:
                             raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
-                        # "ANN", "ann" and the full-width ANN are one name (bots' names are reserved
-                        # by app.core.names already).
-                        if any(names.key(s.name) == names.key(name) for s in seats):
+                        # "ANN", "ann", the full-width ANN and look-alikes are one name (bots'
+                        # names are reserved by app.core.names already).
+                        if any(names.same(s.name, name) for s in seats):
                             raise ServiceError(
                                 Code.NAME_TAKEN, f"someone at this table is called {name!r}"
                             )
@@ -328,6 +328,7 @@ class Lobby:
                     seed=str(seed),
                     seed_commitment=engine.view(state, None)["seed_commitment"],
                     state=engine.dumps(state),
+                    snapshot_version=0,
                     opening_events=opening,
                     version=0,
                     status="playing",

@@ -114,7 +114,12 @@ class GameRow(Base):
     # Secret until the game is over; the commitment is public from the start.
     seed: Mapped[str] = mapped_column(String(24))
     seed_commitment: Mapped[str] = mapped_column(String(128))
-    state: Mapped[str] = mapped_column(Text)  # engine.dumps()
+    # engine.dumps() of the game at `snapshot_version`: written at the start, every
+    # SNAPSHOT_EVERY versions and at the end, not with every action (the actions after it
+    # replay to the current version; app.store.games).
+    state: Mapped[str] = mapped_column(Text)
+    # The version `state` holds; null (rows written before snapshots): `version`.
+    snapshot_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # engine.start's events (turn 1 announced, the Witch up): the events of version 0, raw like
     # ActionRow.events. Null for games started before they were kept.
     opening_events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)

@@ -59,6 +59,9 @@ class Queries:
         self.online_tables = online_tables or (lambda: ())
         # A seat whose process has not refreshed its presence for this long is away.
         self.presence_stale = presence_stale
+        # table id -> (version, state) of the game this process plays there, if it does (the
+        # hub's rooms): the stored `state` is only a snapshot (app.store.games).
+        self.live_state: Callable[[str], tuple[int, Any] | None] = lambda _t: None
 
     def online_now(self, table_id: str, seats: list[SeatRow], now: datetime) -> set[int]:
         """Seats of people with a socket open now: on this process, or on another as the
@@ -205,10 +208,11 @@ class Queries:
             if not rows:
                 return []
             by_table = await self._seats_of(session, [t.id for t, _g in rows])
+            states = await self._current_states(session, [g for _t, g in rows])
         out = []
         for table, game in rows:
-            # Scores are public: read from the public view of the latest committed snapshot.
-            view = engine.view(engine.loads(game.state), None)
+            # Scores are public: read from the public view of the current state.
+            view = engine.view(states[game.id], None)
             scores = {p["seat"]: p["score"] for p in view["players"]}
             listed = self.table_out(table, by_table.get(table.id, []), game)
             for player in listed.players:
@@ -216,6 +220,37 @@ class Queries:
             listed.turn = view["turn"]
             out.append(listed)
         return out
+
+    async def _current_states(
+        self, session: AsyncSession, games: list[GameRow]
+    ) -> dict[str, Any]:
+        """Each game's current state: this process's live one, else the stored snapshot and the
+        actions after it replayed (one query for all)."""
+        states: dict[str, Any] = {}
+        behind: dict[str, GameRow] = {}
+        for game in games:
+            live = self.live_state(game.table_id)
+            if live is not None and live[0] >= game.version:
+                states[game.id] = live[1]
+                continue
+            states[game.id] = engine.loads(game.state)
+            snapshot = game.version if game.snapshot_version is None else game.snapshot_version
+            if snapshot < game.version:
+                behind[game.id] = game
+        if behind:
+            rows = await session.execute(
+                select(ActionRow.game_id, ActionRow.seat, ActionRow.action)
+                .join(GameRow, GameRow.id == ActionRow.game_id)
+                .where(
+                    ActionRow.game_id.in_(list(behind)),
+                    ActionRow.version > func.coalesce(GameRow.snapshot_version, GameRow.version),
+                    ActionRow.version <= GameRow.version,
+                )
+                .order_by(ActionRow.game_id, ActionRow.version)
+            )
+            for game_id, seat, action in rows:
+                states[game_id] = engine.apply(states[game_id], seat, action)[0]
+        return states
 
     async def seat_for_token(self, table_id: str, token: str | None) -> SeatRow:
         """The seat a token holds at this table, or a ServiceError."""

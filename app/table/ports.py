@@ -14,6 +14,7 @@ from app.store.feeds import FeedStore
 from app.store.games import GameStore
 from app.store.presence import Presence
 from app.store.queries import Queries
+from app.table.chat_guard import ChatGuard
 from app.table.outbound import LiveGame
 from app.table.thinking import Thinkers
 
@@ -38,6 +39,8 @@ class Services(Protocol):
     def store(self) -> GameStore: ...
     @property
     def feeds(self) -> FeedStore: ...
+    @property
+    def chat_guard(self) -> ChatGuard: ...
     @property
     def bus(self) -> LocalBus | SqliteBus | PgBus: ...
     @property

@@ -50,9 +50,9 @@ try:
 
     HAVE_PLAYWRIGHT = True
     # A page waits for a condition, never for time: on a machine busy with other tests a page
-    # may take longer than Playwright's 5 s default to show it, as long as actions may take
+    # may take far longer than Playwright's 5 s default to show it; as long as actions may take
     # (set_default_timeout below).
-    expect.set_options(timeout=15_000)
+    expect.set_options(timeout=30_000)
 except ImportError:  # pragma: no cover - the skip below says why
     HAVE_PLAYWRIGHT = False
 
@@ -127,6 +127,8 @@ def server() -> Iterator[Server]:
             # server tests that aim at them.
             "HTTP_RATE_BURST": "1000",
             "MAX_SOCKETS_PER_ADDRESS": "200",
+            "READ_RATE_BURST": "1000",
+            "SOCKET_RATE_BURST": "1000",
             # The tests' seat drivers answer at machine speed, against bots that never wait.
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "2000",
@@ -151,7 +153,10 @@ def browser() -> Iterator[Browser]:
     require_service(HAVE_PLAYWRIGHT, "the Python package playwright is not installed")
     require_service(Path(CHROMIUM).exists() and shutil.which(CHROMIUM) is not None, f"{CHROMIUM} is missing (apt-get install chromium)")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        # Launching takes seconds on an idle machine, a minute or more on a busy one.
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=180_000
+        )
         try:
             yield b
         finally:
@@ -200,7 +205,7 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
             is_mobile=is_mobile,
             has_touch=is_mobile,
         )
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(30_000)
         contexts.append(ctx)
         page = ctx.new_page()
         console.watch(page, label)

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import (
     Database,
@@ -159,6 +160,8 @@ async def _first_time_out(database: Database, table_id: str, wait: float = 30) -
     raise AssertionError("no time-out")
 
 
+# Alone, after the parallel tests: a restart races a deadline on the wall clock.
+@pytest.mark.serial
 async def test_a_restart_keeps_a_pending_deadline(
     database: Database, server_factory: Any
 ) -> None:
@@ -194,6 +197,8 @@ async def test_a_restart_keeps_a_pending_deadline(
         await watcher.close()
 
 
+# Alone, after the parallel tests: a restart races a deadline on the wall clock.
+@pytest.mark.serial
 async def test_a_deadline_that_passed_during_a_restart_fires_at_once(
     database: Database, server_factory: Any
 ) -> None:

@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     # Pause before each bot move so that people can follow the game; tests set 0.
     bot_delay_seconds: float = 0.6
     default_bot_kind: str = "heuristic"
+    # The hard bot (issue 19) thinks in a pool of this many worker processes, off the event loop,
+    # for at most hard_bot_seconds of CPU (or hard_bot_playouts playouts) per decision.
+    hard_bot_workers: int = Field(default=1, ge=1, le=64)
+    hard_bot_seconds: float = Field(default=0.3, gt=0, le=30)
+    hard_bot_playouts: int = Field(default=100_000, ge=1)
+    # The workers' niceness above the server's (os.nice): the event loop is served first.
+    hard_bot_nice: int = Field(default=10, ge=0, le=19)
 
     # Socket limits: a frame above max_message_bytes is refused and the socket closed (1009);
     # more than rate_per_second messages on average (burst rate_burst) closes it with 1008.

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.core import names
-from app.core.schemas import TableOut
+from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
 SERVER_ID_PREFIX = "~"
@@ -113,6 +113,7 @@ class QueueBotsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["bots"]
+    kind: BotKind = Field(default="heuristic", description="which bots: heuristic (normal), hard")
 
 
 class QueueLeaveIn(BaseModel):

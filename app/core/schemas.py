@@ -23,7 +23,8 @@ MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_NAME_LENGTH = 64
-BotKind = Literal["heuristic", "random"]
+# "heuristic" is the normal bot the interface offers; "hard" searches (issue 19); "random" tests.
+BotKind = Literal["heuristic", "random", "hard"]
 
 
 class ErrorBody(BaseModel):
@@ -116,10 +117,23 @@ class AddBots(BaseModel):
     kind: BotKind = "heuristic"
 
 
+class AcceptBots(BaseModel):
+    """The optional body of POST /api/queue/{ticket}/bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: BotKind = "heuristic"
+
+
 class PlayerOut(BaseModel):
     seat: int
     name: str
     bot: bool
+    bot_kind: str | None = Field(
+        default=None,
+        description="the kind of bot playing this seat (a bot's, or a stand-in's): heuristic "
+        "(the normal bot), hard or random; null for a person",
+    )
     connected: bool = Field(description="a socket of this seat is open on some server now")
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
@@ -150,6 +164,11 @@ class TableOut(BaseModel):
     choose_seconds: int | None = None
     grace_seconds: int = Field(
         default=120, description="seconds away before a bot may stand in for a seat"
+    )
+    stand_in_kind: str | None = Field(
+        default=None,
+        description="the bot that stands in for absent people; null: the server's default "
+        "(the normal bot)",
     )
     status: Literal["open", "playing", "over", "closed"]
     players: list[PlayerOut]
@@ -209,6 +228,12 @@ class TableSettings(BaseModel):
         None,
         description="seconds a player may be away before a bot may stand in; null: the default "
         "(120, or 30 at a table with a time limit)",
+    )
+    # -- the hard bot (issue 19) --
+    stand_in_kind: BotKind | None = Field(
+        None,
+        description="the bot that stands in for absent people: heuristic (the normal bot), hard "
+        "or random; null: the server's default (DEFAULT_BOT_KIND, the normal bot)",
     )
 
 

@@ -35,7 +35,7 @@ from app.core.messages import (
     queue_client_message,
 )
 from app.core.metrics import Metrics
-from app.core.schemas import ID_PATTERN, JoinQueue, TicketOut
+from app.core.schemas import ID_PATTERN, AcceptBots, JoinQueue, TicketOut
 from app.edge.api import ERRORS
 from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
@@ -192,11 +192,16 @@ async def leave_queue(ticket: TicketId, request: Request, token: Token) -> Ticke
 
 
 @router.post("/api/queue/{ticket}/bots", response_model=TicketOut)
-async def accept_bots(ticket: TicketId, request: Request, token: Token) -> TicketOut:
+async def accept_bots(
+    ticket: TicketId, request: Request, token: Token, body: AcceptBots | None = None
+) -> TicketOut:
     """After the wait the player picked: a table of their size (any: 4) now, with the waiting
-    players who fit and bots in the other seats; the game starts."""
+    players who fit and bots in the other seats; the game starts. The body is optional:
+    `{"kind": "hard"}` seats hard bots (default: the normal, heuristic bot)."""
     service = _service(request)
-    out = await service.matchmaker.accept_bots(ticket, token)
+    out = await service.matchmaker.accept_bots(
+        ticket, token, kind=body.kind if body else "heuristic"
+    )
     service.wake()
     return out
 
@@ -310,7 +315,7 @@ async def _handle(
         return
     try:
         if isinstance(message, QueueBotsIn):
-            await service.matchmaker.accept_bots(ticket, token)
+            await service.matchmaker.accept_bots(ticket, token, kind=message.kind)
         else:
             await service.matchmaker.leave(ticket, token)
     except ServiceError as exc:

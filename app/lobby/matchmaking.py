@@ -176,7 +176,9 @@ class Matchmaker:
         if entry.status != "waiting":
             raise ServiceError(Code.LEFT_QUEUE, "this ticket has left the queue")
 
-    async def accept_bots(self, ticket: str, token: str | None) -> TicketOut:
+    async def accept_bots(
+        self, ticket: str, token: str | None, kind: str = "heuristic"
+    ) -> TicketOut:
         """A table of the player's size (any: 4) now: the player, the waiting players who fit,
         and bots in the other seats."""
         now = utcnow()
@@ -193,7 +195,7 @@ class Matchmaker:
             others = [e for e in await self._live_entries(session, now) if e.id != entry.id]
             group = queue_rule.gather(entry, size, others)
             group.sort(key=lambda e: (as_utc(e.created_at), e.id))
-            formed = await self._form(session, size, group, now)
+            formed = await self._form(session, size, group, now, bot_kind=kind)
             await session.refresh(entry)
         await self._start(formed)
         return self._ticket_out(entry, Counter())
@@ -267,7 +269,12 @@ class Matchmaker:
         return [(t, s) for t, s in rows.all() if t and s]
 
     async def _form(
-        self, session: AsyncSession, size: int, group: list[QueueEntryRow], now: datetime
+        self,
+        session: AsyncSession,
+        size: int,
+        group: list[QueueEntryRow],
+        now: datetime,
+        bot_kind: str | None = None,
     ) -> Formed:
         """A public table of `size`: the group's players in queue order, bots in the rest."""
         table_id = new_id()
@@ -314,7 +321,7 @@ class Matchmaker:
                     seat=seat,
                     name=f"Bot {seat + 1}",
                     bot=True,
-                    bot_kind=self.settings.default_bot_kind,
+                    bot_kind=bot_kind or self.settings.default_bot_kind,
                     bot_seed=str(new_seed()),
                 )
             )

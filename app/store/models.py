@@ -60,6 +60,8 @@ class TableRow(Base):
     # Seconds a seat's player may be away before a bot may stand in; null: the default
     # (app.store.presence.grace_seconds).
     grace_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The bot kind that stands in for absent people (issue 19); null: DEFAULT_BOT_KIND.
+    stand_in_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -84,6 +84,7 @@ class Queries:
             turn_seconds=table.turn_seconds,
             choose_seconds=table.choose_seconds,
             grace_seconds=grace_seconds(table),
+            stand_in_kind=table.stand_in_kind,
             status=table.status,  # type: ignore[arg-type]
             players=[
                 PlayerOut(
@@ -95,6 +96,7 @@ class Queries:
                     if s.seat in online
                     else away_since(s, now, self.presence_stale),
                     stand_in=bool(s.stand_in),
+                    bot_kind=s.bot_kind if s.bot or s.stand_in else None,
                 )
                 for s in seats
             ],

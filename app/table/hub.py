@@ -22,6 +22,7 @@ from app.table.connections import CLOSE_RESTART
 from app.table.feed import sweep_feeds
 from app.table.ports import Idle
 from app.table.room import Room
+from app.table.thinking import Thinkers
 
 if TYPE_CHECKING:
     from app.store.presence import Presence
@@ -63,6 +64,9 @@ class Hub:
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
         self.presence: Presence | None = None  # set by app.main: presence stored in the database
+        # The hard bots' worker processes (app.table.thinking), started on their first decision.
+        self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
+                                 settings.hard_bot_playouts, settings.hard_bot_nice)
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -234,5 +238,6 @@ class Hub:
         await self.bus.close()
         for room in list(self.rooms.values()):
             await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+        self.thinkers.close()
         for task in list(self._tasks):
             task.cancel()

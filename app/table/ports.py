@@ -16,6 +16,7 @@ from app.store.presence import Presence
 from app.store.queries import Queries
 from app.table.chat_guard import ChatGuard
 from app.table.outbound import LiveGame
+from app.table.thinking import Thinkers
 
 
 class Idle(Protocol):
@@ -48,6 +49,8 @@ class Services(Protocol):
     def presence(self) -> Presence | None: ...
     @property
     def closed(self) -> bool: ...
+    @property
+    def thinkers(self) -> Thinkers: ...
 
     def forget_if_idle(self, room: Idle) -> None:
         """Drop the room from this process if nobody uses it any more."""

@@ -241,7 +241,9 @@ class StandIns:
 
     async def _start(self, seat: int, *, by: int | None, away: bool = False) -> None:
         room = self.room
-        kind = room.hub.settings.default_bot_kind
+        # The host's choice for this table (issue 19), else the server's default: the normal bot.
+        table = await room.hub.queries.table(room.table_id)
+        kind = table.stand_in_kind or room.hub.settings.default_bot_kind
         seed = str(new_seed())
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)

@@ -112,6 +112,7 @@ function renderHost(table, me) {
       : me !== null ? t("table.waiting_host", { name: iso(host.name) }) : t("table.hosted_by", { name: iso(host.name) }));
   }
   $("#add-bot").hidden = !iHost;
+  $("#bot-kind").hidden = !iHost; // issue 19: easy / normal / hard
   $("#start-game").hidden = !iHost;
   const settings = $("#table-settings");
   settings.hidden = !iHost;
@@ -119,6 +120,7 @@ function renderHost(table, me) {
     $("#settings-public").checked = Boolean(table.public);
     setSeconds($("#settings-timer"), table.turn_seconds);
     setSeconds($("#settings-choose-timer"), table.choose_seconds); // issue 8
+    $("#settings-stand-in").value = table.stand_in_kind === "hard" ? "hard" : "heuristic"; // issue 19
   }
   return iHost;
 }
@@ -135,6 +137,7 @@ function renderWaiting() {
       h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: presenceTitle(p) }),
       h("strong", { class: "name", title: p.name }, iso(p.name)),
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      p.bot && p.bot_kind ? h("span", { class: "tag bot-kind" }, t(`table.bot_kind.${p.bot_kind}`)) : null,
       seat === table.host ? h("span", { class: "tag host-tag" }, t("table.host")) : null,
       seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
       iHost && seat !== me ? removeButton(p) : null);
@@ -147,6 +150,7 @@ function renderWaiting() {
   const full = table.taken >= table.seats;
   $("#waiting-actions").hidden = !seated;
   $("#add-bot").disabled = full;
+  $("#bot-kind").disabled = full;
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !iHost || full;
   const timerHint = $("#timer-hint");
@@ -200,6 +204,7 @@ async function saveSettings(ev) {
   const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
   const chooseTimer = $("#settings-choose-timer").value; // issue 8: time for power decisions
   body.choose_seconds = chooseTimer ? Number(chooseTimer) : null;
+  body.stand_in_kind = $("#settings-stand-in").value; // issue 19: normal unless the host picks hard
   await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
   $("#table-settings").open = false;
   renderWaiting();
@@ -229,7 +234,7 @@ export function mount() {
   $("#join-form").addEventListener("submit", join);
   const token = () => state.seat.token;
   $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
-    api("POST", `${tablePath()}/bots`, { body: { count: 1 }, token: token() })));
+    api("POST", `${tablePath()}/bots`, { body: { count: 1, kind: $("#bot-kind").value }, token: token() })));
   $("#start-game").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
     api("POST", `${tablePath()}/start`, { token: token() })));
   $("#leave-table").addEventListener("click", (ev) => window.confirm(t("table.confirm_leave")) && waitingAction(ev.currentTarget, async () => {

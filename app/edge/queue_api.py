@@ -41,8 +41,9 @@ from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.sockets import admit, refuse
 from app.edge.ws import BROKEN_FRAMING, protocol_error
-from app.lobby.matchmaking import Matchmaker, QueueMessage
+from app.lobby.matchmaking import Matchmaker
 from app.lobby.tables import Lobby
+from app.lobby.tickets import QueueMessage
 from app.store.db import Database
 from app.table.connections import (
     CLOSE_NORMAL,

@@ -32,8 +32,7 @@ from app.lobby import queue_rule
 from app.lobby.tables import Lobby
 from app.lobby.tickets import QueueMessage, queue_message, ticket_out
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import QueueEntryRow, SeatRow, TableRow, utcnow
+from app.store.models import QueueEntryRow, SeatRow, TableRow, as_utc, utcnow
 
 log = logging.getLogger("dragonstones.queue")
 

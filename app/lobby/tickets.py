@@ -10,8 +10,7 @@ from datetime import timedelta
 from app.core.messages import MatchedOut, QueueLeftOut, QueueOut
 from app.core.schemas import TicketOut
 from app.lobby import queue_rule
-from app.store.games import as_utc
-from app.store.models import QueueEntryRow, utcnow
+from app.store.models import QueueEntryRow, as_utc, utcnow
 
 QueueMessage = QueueOut | MatchedOut | QueueLeftOut
 

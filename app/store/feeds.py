@@ -19,8 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.messages import ChatLine
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import SeatRow, TableMessageRow, utcnow
+from app.store.models import SeatRow, TableMessageRow, as_utc, utcnow
 
 CHANNELS = ("players", "spectators", "notices")
 

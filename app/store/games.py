@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -30,7 +30,8 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from app.core.errors import DATABASE_ERRORS
 from app.store.db import Database
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.seat_clocks import SeatClocks
 
 
 class StaleVersion(Exception):
@@ -158,12 +159,7 @@ WHERE game_id = $1 AND version > $2 ORDER BY version
 """
 
 
-def as_utc(stamp: datetime) -> datetime:
-    # SQLite keeps no time zone; every stamp is written in UTC.
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-
-
-class GameStore:
+class GameStore(SeatClocks):
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
@@ -268,84 +264,6 @@ class GameStore:
         return [
             (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
         ]
-
-    # -- timers and absent players (issue 8) ----------------------------------------------------
-
-    async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
-        """The game's version and the deadline stored with it (another process's commit)."""
-        async with self.db.sessions() as session:
-            row = (
-                await session.execute(
-                    select(GameRow.version, GameRow.deadline_at, GameRow.deadline_key).where(
-                        GameRow.id == game_id
-                    )
-                )
-            ).first()
-        if row is None:
-            return None
-        return row[0], as_utc(row[1]) if row[1] else None, row[2]
-
-    async def save_deadline(
-        self, game_id: str, version: int, at: datetime, key: str
-    ) -> tuple[datetime, str] | None:
-        """Store the deadline of a prompt that opened without one (the start): only if the game
-        is still at `version` and has none. Returns the deadline the database holds then (maybe
-        another process's), or None when the game moved on."""
-        async with self.db.write_core() as conn:
-            await conn.execute(
-                update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.version == version,
-                    GameRow.deadline_key.is_(None),
-                )
-                .values(deadline_at=at, deadline_key=key)
-            )
-            row = (
-                await conn.execute(
-                    select(GameRow.deadline_at, GameRow.deadline_key).where(
-                        GameRow.id == game_id, GameRow.version == version
-                    )
-                )
-            ).first()
-        if row is None or row[1] is None:
-            return None
-        return as_utc(row[0]) if row[0] else utcnow(), row[1]
-
-    async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
-        """(seat, kind, seed) of every bot seat and stand-in of the table."""
-        async with self.db.sessions() as session:
-            rows = await session.execute(
-                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
-                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
-                )
-            )
-            return [(s, k, b) for s, k, b in rows]
-
-    async def set_stand_in(
-        self, table_id: str, seat: int, on: bool, kind: str | None = None, seed: str | None = None
-    ) -> bool:
-        """A bot (kind, seed) starts or stops playing for a person's seat; False when the seat
-        already was so (another caller, another process) or is a bot's."""
-        values: dict[str, Any] = {"stand_in": on}
-        if on:
-            values.update(bot_kind=kind, bot_seed=seed)
-        async with self.db.write_core() as conn:
-            result = await conn.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    SeatRow.bot.is_(False),
-                    SeatRow.stand_in.is_(not on),
-                )
-                .values(**values)
-            )
-            if result.rowcount == 1:
-                await conn.execute(
-                    update(TableRow).where(TableRow.id == table_id).values(updated_at=utcnow())
-                )
-        return bool(result.rowcount == 1)
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""

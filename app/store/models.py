@@ -38,6 +38,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(stamp: datetime) -> datetime:
+    # SQLite keeps no time zone; every stamp is written in UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 

@@ -16,8 +16,7 @@ from app.core.errors import Code, ServiceError
 from app.core.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
 from app.core.security import hash_token
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.presence import away_since, grace_seconds, host_seat, is_online, last_active
 
 

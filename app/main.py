@@ -12,13 +12,15 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
-from app.core import errors, logs
+from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import CONTENT_TYPE, Metrics
-from app.edge import queue_api, readiness, replay
+from app.edge import http_errors, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.limits import BodyLimit
+from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
+from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
 from app.lobby.tables import Lobby
 from app.store import migrate
@@ -77,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             presence_stale=presence.stale,
         )
         hub.queries = queries
+        queries.live_state = hub.live_state
         hub.presence = presence
         app.state.db = db.engine  # /readyz asks it
         app.state.hub = hub
@@ -102,7 +105,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.metrics = metrics
-    errors.install(app)
+    app.state.published = Published(
+        settings.replay_cache_bytes, lambda kind: metrics.documents.labels(kind).inc()
+    )
+    http_errors.install(app)
 
     @app.get("/metrics", include_in_schema=False)
     async def _metrics() -> Response:
@@ -110,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(ReplicaHeader, name=replica_name(settings.replica_name))
     app.add_middleware(KeepTransport)
     # Outermost: a flood is refused before its body is read.
     app.add_middleware(
@@ -117,6 +124,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rate=settings.http_rate_per_second,
         burst=settings.http_rate_burst,
         trusted_proxies=settings.trusted_proxies,
+        read_rate=settings.read_rate_per_second,
+        read_burst=settings.read_rate_burst,
     )
     app.include_router(api)
     app.include_router(ws_router)

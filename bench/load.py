@@ -2,6 +2,7 @@
 the same run (issue 12).
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
+        [--pace SECONDS] [--handshakes TABLES]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
@@ -13,8 +14,10 @@ but not used in ratios; a bare `websockets` echo round trip through a subprocess
 `--processes` servers on that schema (`python -m app.cli serve`, BOT_DELAY_SECONDS=0, no bots)
 and plays `--games` games at once from a separate client process, where every seat is a scripted
 client acting at machine speed: it reads its prompt from each `state` (a prompt addressed to it
-has `max` or `options`), bids uniformly within `max` or picks a uniform option. A finished game is
-replaced by a new one. After `--warmup` seconds it measures for `--seconds`:
+has `max` or `options`), bids uniformly within `max` or picks a uniform option. With `--pace
+SECONDS`, each seat first thinks for a random time with that mean (exponential), like people, so
+that many games play at a human rate below saturation. A finished game is replaced by a new one.
+After `--warmup` seconds it measures for `--seconds`:
 
 - committed actions/s: acks (not duplicates) received in the window;
 - reveal latency: the last sealed bid of an auction sent -> every seat of the game has a state
@@ -24,6 +27,13 @@ replaced by a new one. After `--warmup` seconds it measures for `--seconds`:
 - with --processes 2, seats spread over both and one spectator per game on each process:
   for each action acked through process A, ack received -> the spectator on process B has that
   version (negative when B's frame came first).
+
+With `--handshakes TABLES`, before the games: TABLES tables of `--players` seated players (not
+started) are made through the lobby, the server left idle for a moment, then every seat's socket
+connects at once; the server's CPU seconds from the first connect until every socket has its
+`table` frame, divided by the sockets, is the CPU per handshake (printed with the wall time). The
+sockets are closed and connect at once again (a reconnect storm: rooms already in memory), then
+closed. `--games 0` runs only this.
 
 Every figure is also printed as a ratio to the references. Traffic goes only to 127.0.0.1; the
 client binds its sockets to 127.0.0.2-251, one address per game, so per-address limits of the
@@ -231,6 +241,7 @@ class Sock:
     last_try: float = 0.0  # when the pending action was last sent (a retry included)
     counter: int = 0
     over: bool = False
+    thinking: bool = False  # --pace: a think time is running before its next action
 
 
 @dataclass(eq=False)
@@ -294,6 +305,7 @@ class Client:
         self.ready = 0
         self.go = asyncio.Event()
         self.lobbies: dict[int, Lobby] = {}
+        self.thinkers: set[asyncio.Task[None]] = set()
 
     def lobby(self, n: int) -> Lobby:
         if n not in self.lobbies:
@@ -325,11 +337,27 @@ class Client:
         await sock.ws.send(json.dumps({"type": "action", "action": action,
                                        "action_id": action_id}))
 
-    async def act(self, sock: Sock) -> None:
+    async def act(self, sock: Sock, thought: bool = False) -> None:
         if (self.stop.is_set() or sock.over or sock.pending is not None or sock.prompt is None
-                or sock.refused_at == sock.version):
+                or sock.refused_at == sock.version or sock.thinking):
+            return
+        pace = self.cfg.get("pace") or 0.0
+        if pace > 0 and not thought:
+            sock.thinking = True
+            task = asyncio.create_task(self.think(sock, self.rng.expovariate(1 / pace)))
+            self.thinkers.add(task)
+            task.add_done_callback(self.thinkers.discard)
             return
         await self.send(sock, decide(sock.prompt, self.rng))
+
+    async def think(self, sock: Sock, seconds: float) -> None:
+        """--pace: a person's think time, then the prompt open by then (if still theirs)."""
+        try:
+            await asyncio.sleep(seconds)
+        finally:
+            sock.thinking = False
+        with contextlib.suppress(Exception):  # the socket closed meanwhile: its reader retries
+            await self.act(sock, thought=True)
 
     def on_state(self, sock: Sock, m: dict[str, Any], t: float) -> None:
         game, previous, version = sock.game, sock.version, int(m["version"])
@@ -477,10 +505,93 @@ class Client:
             await self.play(n, gen, setup)
             gen += 1
 
+    async def handshakes(self) -> dict[str, Any]:
+        """--handshakes: tables of seated players (not started) whose sockets all connect at
+        once, twice; the server's CPU per handshake (see the module's docstring)."""
+        from websockets.asyncio.client import connect
+
+        tables, players = self.cfg["handshake_tables"], self.players
+        pids = [s["pid"] for s in self.servers]
+        setup = asyncio.Semaphore(8)
+        seats: list[tuple[int, str, str]] = []  # (table n, table id, token)
+
+        async def make(n: int) -> None:
+            async with setup:
+                lobby = Lobby(self.servers[n % len(self.servers)]["http"], source_address(n))
+                try:
+                    table_id = await lobby.create_table(players)
+                    for s in range(players):
+                        _seat, token = await lobby.join(table_id, f"H{n} s{s}")
+                        seats.append((n, table_id, token))
+                finally:
+                    await lobby.close()
+
+        await asyncio.gather(*(make(n) for n in range(tables)))
+
+        retried = [0]
+
+        async def one(n: int, table_id: str, token: str) -> Any:
+            """Connected with its table frame; a refusal (1013: the server is overloaded) is
+            retried after a second, as the client does, and counted."""
+            from websockets.exceptions import ConnectionClosed
+
+            server = self.servers[n % len(self.servers)]
+            for _ in range(30):
+                try:
+                    ws = await connect(f"{server['ws']}/ws/tables/{table_id}?token={token}",
+                                       max_size=2**22, open_timeout=300, close_timeout=5,
+                                       local_addr=(source_address(n), 0))
+                    while json.loads(await ws.recv()).get("type") != "table":
+                        pass
+                    return ws
+                except (ConnectionClosed, OSError, TimeoutError):
+                    retried[0] += 1
+                    await asyncio.sleep(1.0)
+            raise RuntimeError("a handshake was refused 30 times")
+
+        async def idle_rate() -> float:
+            c0, t0 = cpu_seconds(pids), now()
+            await asyncio.sleep(2.0)
+            return (cpu_seconds(pids) - c0) / (now() - t0)
+
+        async def storm() -> dict[str, float]:
+            retried[0] = 0
+            idle = await idle_rate()
+            print(f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr,
+                  flush=True)
+            cpu0, t0 = cpu_seconds(pids), now()
+            sockets = await asyncio.gather(*(one(*seat) for seat in seats))
+            cpu1, t1 = cpu_seconds(pids), now()
+            # What the connects set off after their frames (presence sent to the tables,
+            # chat history): until the server is back to its idle rate.
+            last = cpu1
+            while now() - t1 < 30:
+                await asyncio.sleep(0.5)
+                cpu = cpu_seconds(pids)
+                if cpu - last <= max(0.02, idle * 0.5 * 2):
+                    break
+                last = cpu
+            t2 = now()
+            quiet = cpu_seconds(pids) - cpu0 - idle * (t2 - t0)
+            await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+            await asyncio.sleep(1.0)
+            n = len(sockets)
+            return {"sockets": n, "wall_s": t1 - t0, "cpu_s": cpu1 - cpu0,
+                    "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
+                    "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
+                    "idle_cpu_share": idle, "retried": retried[0]}
+
+        first = await storm()
+        again = await storm()
+        return {"tables": tables, "first": first, "again": again}
+
     async def run(self) -> dict[str, Any]:
         cfg = self.cfg
         pids = [s["pid"] for s in self.servers]
-        setup = asyncio.Semaphore(8)
+        handshakes = await self.handshakes() if cfg.get("handshake_tables") else None
+        if not cfg["games"]:
+            return {"handshakes": handshakes}
+        setup = asyncio.Semaphore(8 if cfg["games"] <= 200 else 32)  # many games: set up faster
         tables = [asyncio.create_task(self.table(n, setup)) for n in range(cfg["games"])]
         watchdog = asyncio.create_task(self.watchdog())
         setup_began = now()
@@ -502,6 +613,7 @@ class Client:
         cpu0, own0 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
         STATS.start = now()
         STATS.end = STATS.start + cfg["seconds"]
+        print(f"window: measuring for {cfg['seconds']:g} s", file=sys.stderr, flush=True)
         next_pg = STATS.start + 1.0
         while now() < STATS.end:
             samples.append(rss_mib(pids))
@@ -521,11 +633,15 @@ class Client:
         watchdog.cancel()
         for task in tables:
             task.cancel()
+        for thinker in list(self.thinkers):
+            thinker.cancel()
         for lobby in self.lobbies.values():
             await lobby.close()
         server_cpu = cpu1 - cpu0
         own_cpu = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
         return {
+            "handshakes": handshakes, "pace": cfg.get("pace") or 0.0,
+            "server_cpu_share": server_cpu / window,
             "window_s": window, "setup_s": setup_seconds, "acks": STATS.acks,
             "actions_per_s": STATS.acks / window,
             "server_cpu_s": server_cpu,
@@ -553,7 +669,7 @@ class Client:
 
 def run_client() -> None:
     cfg = json.loads(sys.stdin.read())
-    raise_fd_limit(cfg["games"] * (cfg["players"] + len(cfg["servers"])) * 2 + 256)
+    raise_fd_limit((cfg["games"] * (cfg["players"] + len(cfg["servers"])) + cfg.get("handshake_tables", 0) * cfg["players"]) * 2 + 256)
 
     async def main() -> dict[str, Any]:
         return await Client(cfg).run()
@@ -587,7 +703,26 @@ def combine(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def report_handshakes(args: argparse.Namespace, hs: dict[str, Any] | None) -> None:
+    if hs is None or args.json:
+        return
+    for name, label in (("first", "first connects"), ("again", "all at once again")):
+        r = hs[name]
+        print(f"handshakes ({label}): {r['sockets']} seat sockets of {hs['tables']} tables x "
+              f"{args.players} (not started) at once: server CPU "
+              f"{r['cpu_ms_per_handshake']:.2f} ms per handshake until every socket had its "
+              f"table ({r['cpu_s']:.2f} CPU s, wall {r['wall_s']:.2f} s); "
+              f"{r['cpu_ms_per_handshake_until_quiet']:.2f} ms until the server was quiet "
+              f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted); "
+              f"refused and retried: {r['retried']}")
+
+
 def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
+    report_handshakes(args, run.get("handshakes"))
+    if not args.games:
+        if args.json:
+            print(json.dumps(run))
+        return run
     one, pool, echo = refs["commit_1"], refs["commit_pool"], refs["echo"]
     reveal_ref = (echo["p99"] or 0) + (one["p99"] or 0)
     figures = {
@@ -617,7 +752,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         print(json.dumps(figures))
         return figures
     f = figures
-    print(f"load: {args.games} games x {args.players} seats at machine speed, "
+    pace = f"a mean think time of {args.pace:g} s" if args.pace else "machine speed"
+    print(f"load: {args.games} games x {args.players} seats at {pace}, "
           f"{args.processes} server process(es), DB_POOL_SIZE={args.pool_size}, "
           f"window {f['window_s']:.1f} s after {args.warmup:.0f} s warm-up "
           f"(setup {f['setup_s']:.1f} s)")
@@ -633,6 +769,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     pg = f["postgres_cpu_ms_per_action"]
     print(f"  Postgres CPU per action: {'n/a' if pg is None else f'{pg:.2f} ms'} (the "
           f"{f['postgres_backends']} backends serving the server's connections)")
+    print(f"  server CPU:              {f['server_cpu_share'] * 100:.1f}% of one core over "
+          f"the window")
     print(f"  server RSS:              peak {f['rss_mib_peak_sampled']:.1f} MiB in the window "
           f"(VmHWM {f['rss_mib_hwm']:.1f}), end {f['rss_mib_end']:.1f} MiB")
     if args.processes > 1:
@@ -722,12 +860,14 @@ def bench(args: argparse.Namespace) -> int:
         cfg = {"servers": [{"http": s.http, "ws": s.ws, "pid": s.pid} for s in servers],
                "games": args.games, "players": args.players, "seconds": args.seconds,
                "warmup": args.warmup, "setup_timeout": 60 + args.games * 1.0, "seed": args.seed,
-               "database_url": args.database_url}
+               "database_url": args.database_url, "pace": args.pace,
+               "handshake_tables": args.handshakes}
         client = subprocess.Popen([sys.executable, __file__, "--client"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, start_new_session=True)
         helpers.append(client)
         out, _ = client.communicate(json.dumps(cfg).encode(),
-                                    timeout=cfg["setup_timeout"] + args.warmup + args.seconds + 60)
+                                    timeout=cfg["setup_timeout"] + args.warmup + args.seconds + 60
+                                    + args.handshakes * 2.0)
         lines = out.decode().strip().splitlines()
         run = json.loads(lines[-1]) if lines else {"failure": "the client printed nothing"}
         if "failure" in run:
@@ -785,6 +925,11 @@ def main() -> int:
                         help="more settings for the servers (repeatable)")
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                        help="mean think time of each seat before acting (0: machine speed)")
+    parser.add_argument("--handshakes", type=int, default=0, metavar="TABLES",
+                        help="first connect the seats of this many unstarted tables at once "
+                             "and print the server's CPU per handshake (200: 800 sockets)")
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)

@@ -12,6 +12,7 @@
     engine.view(state, seat)              # what that seat may know (None: public)
     engine.winner(state)
     engine.dumps(state) / engine.loads(text)
+    engine.sample_world(view, seat, rng)  # a full state drawn from what that seat sees
 
 Standard library only; no I/O, no clock, no global randomness: a game is a seed plus its actions.
 """
@@ -26,6 +27,7 @@ from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
 from .events import render
 from .game import new_game, start
+from .hard import HardBot
 from .prompts import (
     is_over,
     legal_actions,
@@ -34,6 +36,7 @@ from .prompts import (
     timeout_action,
     winner,
 )
+from .sample import sample_world
 from .serialize import dumps, loads
 from .state import GameState
 from .view import view, visible_events
@@ -55,8 +58,8 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 
 
 __all__ = [
-    "CARDS", "CHARACTER_IDS", "Card", "GameState", "IllegalAction", "State", "apply", "dumps",
-    "is_over", "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "start",
+    "CARDS", "CHARACTER_IDS", "Card", "GameState", "HardBot", "IllegalAction", "State", "apply", "dumps",
+    "is_over", "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "sample_world", "start",
     "time_out", "timeout_action", "view", "visible_events", "winner",
 ]
 

@@ -9,6 +9,7 @@ Each bot owns a `random.Random` seeded by its caller: there is no global randomn
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Protocol
 
 View = dict[str, Any]
@@ -228,14 +229,15 @@ class HeuristicBot:
         return str(ids[0])
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
+# Every kind, by name; engine/hard.py adds "hard" (it plays the heuristic bot in its searches).
+BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
 }
 
 
 def make_bot(kind: str, seed: int) -> Bot:
-    """A new bot of `kind` ("heuristic" or "random") with its own seeded generator."""
+    """A new bot of `kind` ("random", "heuristic" or "hard") with its own seeded generator."""
     try:
         return BOTS[kind](seed)
     except KeyError:

@@ -151,8 +151,7 @@ def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
         st.bag, st.bank.stones = st.bank.stones, [0, 0, 0]
         ev.add("bag_filled", "All %d stones of the bank go into the bag." % sum(st.bag),
                bag=stones_dict(st.bag))
-        return ask(task, "colour", "Rainbow Dragon: name a colour. Draw it and you lose all you drew.",
-                   colour_options([c for c in range(3) if st.bag[c] > 0]))
+        return rainbow_colour_question(task, st.bag)
     assert st.bag is not None and choice is not None
     if task.step == "colour":
         task.target = COLOURS.index(choice)
@@ -178,6 +177,15 @@ def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
     ev.add("rainbow_draw", "{seat} draws a %s stone." % COLOURS[colour], seat=task.seat,
            stone=COLOURS[colour], failed=False, bag=stones_dict(st.bag))
     # The bag cannot run out here: the named colour stays in it until drawn.
+    return rainbow_draw_question(task)
+
+
+def rainbow_colour_question(task: Task, bag: list[int]) -> Question:
+    return ask(task, "colour", "Rainbow Dragon: name a colour. Draw it and you lose all you drew.",
+               colour_options([c for c in range(3) if bag[c] > 0]))
+
+
+def rainbow_draw_question(task: Task) -> Question:
     return ask(task, "draw", "Rainbow Dragon: draw another stone or stop?",
                [Option("draw", "Draw another stone"), Option("stop", "Stop and keep them")])
 

@@ -37,6 +37,7 @@ def _record(record: Record) -> dict[str, Any]:
             for s, b in sorted(record.tiebreak.items())},
         "winner": record.winner,
         "cursed": record.cursed,
+        "necromancer_used": record.necromancer_used,
     }
 
 
@@ -83,6 +84,11 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         "used_specials": sorted(st.used_specials),
         "doppelganger": st.doppelganger,
         "rainbow": rainbow,
+        # The powers being resolved, bottom first (the top one asks the open question): all of
+        # it said aloud at the table (a Doppelganger's second use, the Thief's victim).
+        "resolving": [{"card": t.card, "seat": t.seat, "auction": t.auction, "step": t.step,
+                       "target": t.target, "doppel_offer": t.doppel_offer,
+                       "drawn": None if t.drawn is None else t.drawn[:]} for t in st.tasks],
         "seed_commitment": st.seed_commitment,
         # Revealed only once the game is over; a decimal string, since seeds pass 2**53 and
         # JavaScript's numbers would round them.

@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     # Pause before each bot move so that people can follow the game; tests set 0.
     bot_delay_seconds: float = 0.6
     default_bot_kind: str = "heuristic"
+    # The hard bot (issue 19) thinks in a pool of this many worker processes, off the event loop,
+    # for at most hard_bot_seconds of CPU (or hard_bot_playouts playouts) per decision.
+    hard_bot_workers: int = Field(default=1, ge=1, le=64)
+    hard_bot_seconds: float = Field(default=0.3, gt=0, le=30)
+    hard_bot_playouts: int = Field(default=100_000, ge=1)
+    # The workers' niceness above the server's (os.nice): the event loop is served first.
+    hard_bot_nice: int = Field(default=10, ge=0, le=19)
 
     # Socket limits: a frame above max_message_bytes is refused and the socket closed (1009);
     # more than rate_per_second messages on average (burst rate_burst) closes it with 1008.
@@ -50,6 +57,11 @@ class Settings(BaseSettings):
     # A reconnect whose gap is larger than this gets a full state with a reset log instead of
     # the missed events one by one.
     max_event_gap: int = 2000
+
+    # The game row's `state` is a snapshot written every this many versions (and at the start
+    # and the end); in between only the action is stored, and loading replays the actions
+    # after the snapshot (app.store.games). 1: a snapshot with every action.
+    snapshot_every: int = Field(default=50, ge=1)
 
     # Postgres connection pool of each server process.
     db_pool_size: int = 10
@@ -77,6 +89,18 @@ class Settings(BaseSettings):
 
     # Lobby.
     max_name_length: int = 32
+    # Issue 18: the time limits of a new table (created, quick play, the queue) unless its
+    # creator says otherwise (0: none): a sealed bid or tie-break, and a power decision. A
+    # timed table's absent player gets a bot after its grace period (30 s).
+    default_turn_seconds: int = Field(default=45, ge=0, le=3600)
+    default_choose_seconds: int = Field(default=60, ge=0, le=3600)
+
+    def default_limits(self) -> dict[str, int | None]:
+        """The time-limit columns of a new table whose creator chose none."""
+        return {
+            "turn_seconds": self.default_turn_seconds or None,
+            "choose_seconds": self.default_choose_seconds or None,
+        }
 
     # Logs: "text" (one line per event, key=value fields) or "json" (one JSON object per line).
     log_format: str = "text"
@@ -94,6 +118,24 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed (comma-separated;
     # empty: the TCP peer is the client).
     trusted_proxies: str = ""
+    # -- a public service (issue 20) --
+    # Reads that cost (a finished game's replay and record, the lists of tables): a token bucket
+    # of their own per client address; beyond it 429 rate_limited (burst 0: no limit).
+    read_rate_per_second: float = 3.0
+    read_rate_burst: int = 30
+    # New sockets (table and queue) per client address: a token bucket; beyond it the handshake
+    # is refused with `socket_rate_limited` and close 4429 (burst 0: no limit).
+    socket_rate_per_second: float = 2.0
+    socket_rate_burst: int = 20
+    # Finished games' replays and records kept in memory, serialised (least recently used first
+    # out beyond this many bytes).
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    # The name of this process in the `X-Dragonstones-Replica` response header (empty: the
+    # machine's host name, a container's id under Docker).
+    replica_name: str = ""
+    # The secret that signs spectators' chat labels (several processes: the same on each; empty:
+    # one made at start, so a spectator gets a new label from another process or after a restart).
+    secret_key: str = ""
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0

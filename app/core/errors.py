@@ -1,30 +1,18 @@
-"""Error codes in one enum, the refused-request exception, and the edge that maps codes to HTTP.
+"""Error codes in one enum with the HTTP status each answers, the refused-request exception, and
+what counts as the database being away.
 
 Inside the server a refusal is a `ServiceError` carrying a stable code; nothing below the edge knows
-about HTTP. Routes answer `{"detail": {"code", "message"}}` with the status mapped here; sockets send
-the code itself in an `error` message. The engine's own codes (`not_your_turn`, `unaffordable`...)
+about HTTP. Routes answer `{"detail": {"code", "message"}}` with the status mapped here (the edge's
+handlers, app.edge.http_errors); sockets send the code itself in an `error` message. The engine's own codes (`not_your_turn`, `unaffordable`...)
 pass through unchanged and answer 400.
 """
 
 from __future__ import annotations
 
-import logging
 from enum import StrEnum
 
 import asyncpg
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
-
-log = logging.getLogger("dragonstones.errors")
-
-
-def _short(exc: BaseException) -> str:
-    """One line about a failure, for the log (no traceback: an outage is not a bug)."""
-    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
 
 
 class Code(StrEnum):
@@ -32,6 +20,7 @@ class Code(StrEnum):
 
     NOT_FOUND = "not_found"
     NO_BOT = "no_bot"
+    NO_OPEN_TABLE = "no_open_table"  # quick play with open_only: no open table fits
     GAME_NOT_FOUND = "game_not_found"
     MISSING_TOKEN = "missing_token"
     INVALID_TOKEN = "invalid_token"
@@ -43,6 +32,7 @@ class Code(StrEnum):
     NOT_ENOUGH_SEATS = "not_enough_seats"
     SEATS_EMPTY = "seats_empty"
     NAME_TAKEN = "name_taken"
+    INVALID_NAME = "invalid_name"
     CONFLICT = "conflict"
     DUPLICATE_ACTION_ID = "duplicate_action_id"
     UNAVAILABLE = "unavailable"
@@ -91,6 +81,7 @@ class Code(StrEnum):
 STATUS: dict[str, int] = {
     Code.NOT_FOUND: 404,
     Code.NO_BOT: 404,
+    Code.NO_OPEN_TABLE: 404,
     Code.GAME_NOT_FOUND: 404,
     Code.MISSING_TOKEN: 401,
     Code.INVALID_TOKEN: 401,
@@ -128,10 +119,6 @@ STATUS: dict[str, int] = {
     Code.TABLE_CLOSED: 410,
 }
 
-# The code of an HTTP error raised by the framework itself (unknown route, wrong method).
-_FRAMEWORK_CODES = {404: Code.NOT_FOUND, 405: Code.METHOD_NOT_ALLOWED, 401: Code.UNAUTHORIZED}
-
-
 class ServiceError(Exception):
     """A refused request: nothing was changed."""
 
@@ -165,57 +152,3 @@ def is_outage(exc: BaseException) -> bool:
 
 def unavailable() -> ServiceError:
     return ServiceError(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE)
-
-
-def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
-    return {"detail": {"code": str(code), "message": message}}
-
-
-def install(app: FastAPI) -> None:
-    """Answer every refusal, ours or the framework's, with the same JSON body."""
-
-    @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
-        return JSONResponse(error_body(Code.INVALID_REQUEST, problems), status_code=422)
-
-    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
-        log.warning("database unavailable: %s", _short(exc))
-        return JSONResponse(
-            error_body(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE),
-            status_code=503,
-            headers={"Retry-After": "2"},
-        )
-
-    for kind in DATABASE_ERRORS:
-        app.add_exception_handler(kind, _outage)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail: object = exc.detail
-        if not isinstance(detail, dict):
-            code = _FRAMEWORK_CODES.get(exc.status_code, Code.HTTP_ERROR)
-            detail = {"code": str(code), "message": str(exc.detail)}
-        headers = exc.headers
-        if exc.status_code == 405:
-            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(app, request))}
-        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
-
-
-def allowed_methods(app: FastAPI, request: Request) -> list[str]:
-    """Every method some route serves at this path (the framework names only the first
-    route's: `OPTIONS /api/tables` would say POST and forget GET)."""
-    return [
-        method
-        for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
-        if any(
-            route.matches({**request.scope, "method": method})[0] == Match.FULL
-            for route in app.router.routes
-        )
-    ]

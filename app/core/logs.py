@@ -13,6 +13,14 @@ TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
 _OURS = "dragonstones"
 
 
+class QuietProtocolErrors(logging.Filter):
+    """uvicorn logs invalid UTF-8 from a client with a traceback; the socket then closes with
+    1007, which the socket's own code counts and logs in one line (app.metrics.protocol_error)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Invalid UTF-8 sequence received from client")
+
+
 class HideTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -38,6 +46,9 @@ def install(log_format: str = "text", level: str = "info") -> None:
         ours.addHandler(handler)
     ours.setLevel(level.upper())
     ours.propagate = False
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietProtocolErrors) for f in uvicorn_errors.filters):
+        uvicorn_errors.addFilter(QuietProtocolErrors())
     for name in (_OURS, "uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, HideTokens) for f in logger.filters):

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
-from app.core.schemas import TableOut
+from app.core import names
+from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
 SERVER_ID_PREFIX = "~"
@@ -112,6 +113,7 @@ class QueueBotsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["bots"]
+    kind: BotKind = Field(default="heuristic", description="which bots: heuristic (normal), hard")
 
 
 class QueueLeaveIn(BaseModel):
@@ -168,10 +170,11 @@ CHAT_CODES = ("chat_empty", "chat_too_long")
 
 
 def clean_chat_text(value: str) -> str:
-    """A line as stored and shown: one line of printable text, trimmed."""
+    """A line as stored and shown: one line of printable text, trimmed; zero-width, tag and
+    other invisible characters removed, and combining marks capped as in names."""
     value = value.translate(_CHAT_SPACES)
     value = "".join(c for c in value if ord(c) not in _CHAT_DROPPED)
-    return value.strip()
+    return names.tidy_chat(value).strip()
 
 
 class ChatIn(BaseModel):
@@ -234,3 +237,12 @@ class ChatLinesOut(BaseModel):
     lines: list[ChatLine]
     # The last line number this socket has been considered for: live `chat` lines follow it.
     last: int
+
+
+class ViewerOut(BaseModel):
+    """To a spectator, before its first `chat_lines`: the label its lines carry, chosen by the
+    server, and the key that keeps it: send it back as `viewer=<key>` when reconnecting."""
+
+    type: Literal["viewer"] = "viewer"
+    name: str
+    viewer: str

@@ -15,6 +15,7 @@ from pydantic import (
     WithJsonSchema,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from app.core import names
 
@@ -22,7 +23,8 @@ MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_NAME_LENGTH = 64
-BotKind = Literal["heuristic", "random"]
+# "heuristic" is the normal bot the interface offers; "hard" searches (issue 19); "random" tests.
+BotKind = Literal["heuristic", "random", "hard"]
 
 
 class ErrorBody(BaseModel):
@@ -36,29 +38,21 @@ class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
-def _not_bool(value: Any) -> Any:
-    # JSON `true` is not a number of seconds (pydantic would read it as 1).
-    if isinstance(value, bool):
-        raise ValueError("a number of seconds, not a boolean")
-    return value
-
-
-# Issue 8: a number of seconds in a table's settings.
-Seconds = Annotated[int, Ge(1), Le(3600), BeforeValidator(_not_bool)]
+# Issue 8: a number of seconds in a table's settings. Numbers are JSON integers on every route:
+# `3.0`, `"3"` and `true` are refused (422), as the queue's are.
+Seconds = Annotated[int, Ge(1), Le(3600), Field(strict=True)]
 
 
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="3 to 6 players")
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, strict=True, description="3 to 6 players")
     # Strict: `"public": 0.0` or `"public": "no"` is a mistake, not a boolean to guess.
     public: StrictBool = Field(
         True, description="listed in the lobby; private tables join by invite link"
     )
-    turn_seconds: int | None = Field(
+    turn_seconds: Seconds | None = Field(
         None,
-        ge=1,
-        le=3600,
         description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
         "nothing (R13). null: no limit",
     )
@@ -85,13 +79,18 @@ class JoinTable(BaseModel):
         description="1 to 64 printable characters, shown to everyone at the table. Stored "
         "normalised (NFKC, spaces collapsed, at most 2 combining marks per character); names "
         "like 'Bot 3' are the bots'; unique at a table whatever the case",
-        json_schema_extra={"pattern": names.PRINTABLE_PATTERN},
+        # Made when the schema is (a second of work over all of Unicode), not at import.
+        json_schema_extra=lambda schema: schema.update(pattern=names.schema_pattern()),
     )
 
     @field_validator("name")
     @classmethod
     def _clean_name(cls, value: str) -> str:
-        return names.normalise(value, MAX_NAME_LENGTH)
+        try:
+            return names.normalise(value, MAX_NAME_LENGTH)
+        except ValueError as exc:
+            # Answered 422 with the code invalid_name (app.errors).
+            raise PydanticCustomError("invalid_name", str(exc)) from None
 
 
 class QuickPlay(JoinTable):
@@ -99,15 +98,30 @@ class QuickPlay(JoinTable):
         None,
         ge=MIN_SEATS,
         le=MAX_SEATS,
+        strict=True,
         description="the table size wanted: preferred among open tables, and the size of a new "
         "one (default 4)",
+    )
+    # Issue 18: the browser fills waiting tables first, and queues when none fits.
+    open_only: StrictBool = Field(
+        False,
+        description="only an open public table that waits for players (of `seats`, when given); "
+        "none: 404 no_open_table, and no table is created",
     )
 
 
 class AddBots(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    count: int = Field(ge=1, le=MAX_SEATS - 1)
+    count: int = Field(ge=1, le=MAX_SEATS - 1, strict=True)
+    kind: BotKind = "heuristic"
+
+
+class AcceptBots(BaseModel):
+    """The optional body of POST /api/queue/{ticket}/bots."""
+
+    model_config = ConfigDict(extra="forbid")
+
     kind: BotKind = "heuristic"
 
 
@@ -115,6 +129,11 @@ class PlayerOut(BaseModel):
     seat: int
     name: str
     bot: bool
+    bot_kind: str | None = Field(
+        default=None,
+        description="the kind of bot playing this seat (a bot's, or a stand-in's): heuristic "
+        "(the normal bot), hard or random; null for a person",
+    )
     connected: bool = Field(description="a socket of this seat is open on some server now")
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
@@ -145,6 +164,11 @@ class TableOut(BaseModel):
     choose_seconds: int | None = None
     grace_seconds: int = Field(
         default=120, description="seconds away before a bot may stand in for a seat"
+    )
+    stand_in_kind: str | None = Field(
+        default=None,
+        description="the bot that stands in for absent people; null: the server's default "
+        "(the normal bot)",
     )
     status: Literal["open", "playing", "over", "closed"]
     players: list[PlayerOut]
@@ -193,8 +217,8 @@ class TableSettings(BaseModel):
     public: StrictBool = Field(  # type: ignore[assignment]
         None, description="listed in the lobby; private tables join by invite link"
     )
-    turn_seconds: int | None = Field(
-        None, ge=1, le=3600, description="time limit for sealed bids and tie-breaks; null: none"
+    turn_seconds: Seconds | None = Field(
+        None, description="time limit for sealed bids and tie-breaks; null: none"
     )
     # -- timers and absent players (issue 8) --
     choose_seconds: Seconds | None = Field(
@@ -204,6 +228,12 @@ class TableSettings(BaseModel):
         None,
         description="seconds a player may be away before a bot may stand in; null: the default "
         "(120, or 30 at a table with a time limit)",
+    )
+    # -- the hard bot (issue 19) --
+    stand_in_kind: BotKind | None = Field(
+        None,
+        description="the bot that stands in for absent people: heuristic (the normal bot), hard "
+        "or random; null: the server's default (DEFAULT_BOT_KIND, the normal bot)",
     )
 
 
@@ -257,13 +287,9 @@ class GameRecord(BaseModel):
 
 
 def _whole_number(value: object) -> object:
-    """A JSON integer (4 or 4.0, as JSON Schema has it), never text or a boolean."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A JSON integer, as on every route: never 4.0, text or a boolean."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("a whole number is expected")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError("a whole number is expected")
-        return int(value)
     return value
 
 

@@ -1,5 +1,7 @@
 """Who may open one more table socket in this process: at most `MAX_SOCKETS_PER_ADDRESS` from one
-client address, `MAX_SPECTATORS_PER_TABLE` spectators at one table and `MAX_SOCKETS` in all.
+client address, `MAX_SPECTATORS_PER_TABLE` spectators at one table and `MAX_SOCKETS` in all; and
+at most `SOCKET_RATE_BURST` new sockets at once from one address, `SOCKET_RATE_PER_SECOND` after
+that (a reconnect storm rebuilds game logs and writes presence: `socket_rate_limited`).
 
 Every socket costs memory and a writer task, so one client must not be able to hold thousands.
 A socket beyond a limit is answered with an `error` (`too_many_sockets`) and closed with 4429
@@ -10,15 +12,19 @@ reconnect at once.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from app.edge.ratelimit import Buckets
+
 
 class Refused(Exception):
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = "too_many_sockets") -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 @dataclass
@@ -29,10 +35,19 @@ class Admission:
     by_address: Counter[str] = field(default_factory=Counter)
     spectators: Counter[str] = field(default_factory=Counter)
     open: int = 0
+    # New sockets per address (None: not limited).
+    arrivals: Buckets | None = None
 
     @contextlib.contextmanager
     def hold(self, address: str, table_id: str, spectator: bool) -> Iterator[None]:
         """Count one socket while it lives; Refused (counting nothing) beyond a limit."""
+        if self.arrivals is not None:
+            wait = self.arrivals.take(address)
+            if wait > 0:
+                raise Refused(
+                    f"too many new sockets from your address; try again in {math.ceil(wait)} s",
+                    code="socket_rate_limited",
+                )
         if self.open >= self.total:
             raise Refused("the server holds as many sockets as it may; try again later")
         if self.by_address[address] >= self.per_address:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
+from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
     MAX_SEATS,
@@ -24,6 +26,7 @@ from app.core.schemas import (
     TableSettings,
 )
 from app.edge.deps import LobbyDep, QueriesDep, Token
+from app.edge.published import published, respond
 from app.lobby import rematch
 
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -43,11 +46,14 @@ pages = APIRouter(include_in_schema=False)
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
 async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
+    # Issue 18: a time limit left out is the server's default; `null` is none.
+    limits = lobby.hub.settings.default_limits()
+    limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
     return await lobby.create_table(
         seats=body.seats,
         public=body.public,
-        turn_seconds=body.turn_seconds,
-        choose_seconds=body.choose_seconds,
+        turn_seconds=limits["turn_seconds"],
+        choose_seconds=limits["choose_seconds"],
         grace_seconds=body.grace_seconds,
     )
 
@@ -64,11 +70,23 @@ async def list_tables(
     return await queries.open_tables()
 
 
-@api.post("/quickplay", response_model=JoinOut, tags=["lobby"])
-async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut:
+@api.post(
+    "/quickplay",
+    response_model=JoinOut,
+    tags=["lobby"],
+    responses={204: {"description": "open_only: no open table waits for players"}},
+)
+async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut | Response:
     """Matchmaking: a seat at the public open table closest to full (of the size asked, if
-    any), else at a new public table. The seat is taken under the table's lock, like join."""
-    return await lobby.quickplay(name=body.name, seats=body.seats)
+    any), else at a new public table. The seat is taken under the table's lock, like join.
+    With `open_only`, no table is created: 204 when none waits (an answer, not an error: the
+    browser then queues)."""
+    try:
+        return await lobby.quickplay(name=body.name, seats=body.seats, open_only=body.open_only)
+    except ServiceError as exc:
+        if exc.code == Code.NO_OPEN_TABLE:
+            return Response(status_code=204)
+        raise
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
@@ -160,9 +178,15 @@ async def rematch_table(
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
-async def game_record(game_id: GameId, queries: QueriesDep) -> GameRecord:
-    """The public record of a finished game: every action in order and the seed, to replay it."""
-    return await queries.record(game_id)
+async def game_record(request: Request, game_id: GameId, queries: QueriesDep) -> Response:
+    """The public record of a finished game: every action in order and the seed, to replay it.
+    Computed once (app.edge.published): cacheable for good, with an ETag."""
+
+    async def make() -> bytes:
+        record = await queries.record(game_id)
+        return await asyncio.to_thread(lambda: record.model_dump_json().encode())
+
+    return respond(request, await published(request).get(f"record:{game_id}", make))
 
 
 @pages.get("/healthz")

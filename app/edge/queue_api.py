@@ -34,13 +34,16 @@ from app.core.messages import (
     QueueLeftOut,
     queue_client_message,
 )
-from app.core.schemas import ID_PATTERN, JoinQueue, TicketOut
+from app.core.metrics import Metrics
+from app.core.schemas import ID_PATTERN, AcceptBots, JoinQueue, TicketOut
 from app.edge.api import ERRORS
 from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.sockets import admit, refuse
-from app.lobby.matchmaking import Matchmaker, QueueMessage
+from app.edge.ws import BROKEN_FRAMING, protocol_error
+from app.lobby.matchmaking import Matchmaker
 from app.lobby.tables import Lobby
+from app.lobby.tickets import QueueMessage
 from app.store.db import Database
 from app.table.connections import (
     CLOSE_NORMAL,
@@ -190,11 +193,16 @@ async def leave_queue(ticket: TicketId, request: Request, token: Token) -> Ticke
 
 
 @router.post("/api/queue/{ticket}/bots", response_model=TicketOut)
-async def accept_bots(ticket: TicketId, request: Request, token: Token) -> TicketOut:
+async def accept_bots(
+    ticket: TicketId, request: Request, token: Token, body: AcceptBots | None = None
+) -> TicketOut:
     """After the wait the player picked: a table of their size (any: 4) now, with the waiting
-    players who fit and bots in the other seats; the game starts."""
+    players who fit and bots in the other seats; the game starts. The body is optional:
+    `{"kind": "hard"}` seats hard bots (default: the normal, heuristic bot)."""
     service = _service(request)
-    out = await service.matchmaker.accept_bots(ticket, token)
+    out = await service.matchmaker.accept_bots(
+        ticket, token, kind=body.kind if body else "heuristic"
+    )
     service.wake()
     return out
 
@@ -230,6 +238,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
     )
+    conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
@@ -239,6 +248,9 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
+                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+                if broken:
+                    protocol_error(ws.app.state.metrics, conn, broken)
                 break
             raw = frame.get("text")
             if raw is None:
@@ -251,7 +263,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
                 conn.send(ErrorOut(code=Code.MESSAGE_TOO_LARGE, message="message too large"))
                 conn.close(CLOSE_TOO_BIG, "message too large")
                 break
-            await _handle(service, conn, ticket, token, raw)
+            await _handle(service, conn, ticket, token, raw, ws.app.state.metrics)
     except Exception as exc:
         if is_outage(exc):
             log.warning("queue socket of %s: database unavailable: %r", ticket, exc)
@@ -269,15 +281,22 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
 
 
 async def _handle(
-    service: QueueService, conn: Connection, ticket: str, token: str | None, raw: str
+    service: QueueService,
+    conn: Connection,
+    ticket: str,
+    token: str | None,
+    raw: str,
+    metrics: Metrics,
 ) -> None:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
+        protocol_error(metrics, conn, Code.MALFORMED_JSON)
         conn.send(ErrorOut(code=Code.MALFORMED_JSON, message="a message is one JSON object"))
         return
     kind = data.get("type") if isinstance(data, dict) else None
     if kind not in QUEUE_CLIENT_TYPES:
+        protocol_error(metrics, conn, Code.UNKNOWN_TYPE)
         conn.send(
             ErrorOut(
                 code=Code.UNKNOWN_TYPE,
@@ -289,6 +308,7 @@ async def _handle(
     try:
         message = queue_client_message.validate_python(data)
     except ValidationError as exc:
+        protocol_error(metrics, conn, Code.INVALID_MESSAGE)
         conn.send(ErrorOut(code=Code.INVALID_MESSAGE, message=str(exc.errors()[0]["msg"])[:300]))
         return
     if isinstance(message, PingIn):
@@ -296,7 +316,7 @@ async def _handle(
         return
     try:
         if isinstance(message, QueueBotsIn):
-            await service.matchmaker.accept_bots(ticket, token)
+            await service.matchmaker.accept_bots(ticket, token, kind=message.kind)
         else:
             await service.matchmaker.leave(ticket, token)
     except ServiceError as exc:

@@ -3,7 +3,9 @@
 Creating tables, joining, quick play, bots, leaving and starting cost database writes and show in
 the lobby, so one address may make `HTTP_RATE_BURST` of them at once and `HTTP_RATE_PER_SECOND`
 on average after that (a token bucket per address); beyond, `429 rate_limited` with `Retry-After`.
-Reads are not limited here.
+Reads that cost (a finished game's replay and record, the lists of tables) have a bucket of their
+own per address (`READ_RATE_BURST`, `READ_RATE_PER_SECOND`). Leaving the matchmaking queue
+(`DELETE /api/queue/{ticket}`) is never limited: a refused leave would keep the ticket waiting.
 
 The address is the TCP peer's. `X-Forwarded-For` is believed only from a peer listed in
 `TRUSTED_PROXIES` (a reverse proxy of one's own): otherwise anyone could pick their address.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
+import re
 import time
 from collections import OrderedDict
 
@@ -21,6 +24,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 # Methods that change nothing: never limited.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Reads that cost: a finished game's replay and record, the lists of tables (not one table).
+COSTLY_READS = re.compile(r"/api/games/[^/]+(/replay)?|/api/tables")
+# Never limited: a refused leave would keep the ticket in the queue until it expires.
+NEVER_LIMITED = re.compile(r"/api/queue/[^/]+")
 # Buckets kept at most (the least recently used are dropped first: a full bucket is the default).
 MAX_BUCKETS = 100_000
 
@@ -86,23 +93,41 @@ class HttpRateLimit:
     """Pure ASGI middleware: limits the changing calls under `/api/` per client address."""
 
     def __init__(
-        self, app: ASGIApp, rate: float, burst: int, trusted_proxies: str = ""
+        self,
+        app: ASGIApp,
+        rate: float,
+        burst: int,
+        trusted_proxies: str = "",
+        read_rate: float = 0.0,
+        read_burst: int = 0,
     ) -> None:
         self.app = app
         self.buckets = Buckets(rate, burst)
         self.enabled = burst > 0
+        self.reads = Buckets(read_rate, read_burst) if read_burst > 0 else None
         self.proxies = parse_proxies(trusted_proxies)
 
+    def _bucket(self, scope: Scope) -> tuple[Buckets, str] | None:
+        """The bucket this call draws on, and what it is called; None: not limited."""
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or not path.startswith("/api/"):
+            return None
+        method = scope.get("method", "GET")
+        if method in SAFE_METHODS:
+            if self.reads is not None and method != "OPTIONS" and COSTLY_READS.fullmatch(path):
+                return self.reads, "reads"
+            return None
+        if method == "DELETE" and NEVER_LIMITED.fullmatch(path):
+            return None
+        return (self.buckets, "changes") if self.enabled else None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            not self.enabled
-            or scope["type"] != "http"
-            or scope.get("method", "GET") in SAFE_METHODS
-            or not str(scope.get("path", "")).startswith("/api/")
-        ):
+        bucket = self._bucket(scope)
+        if bucket is None:
             await self.app(scope, receive, send)
             return
-        wait = self.buckets.take(client_address(scope, self.proxies))
+        buckets, what = bucket
+        wait = buckets.take(client_address(scope, self.proxies))
         if wait <= 0:
             await self.app(scope, receive, send)
             return
@@ -111,7 +136,7 @@ class HttpRateLimit:
             {
                 "detail": {
                     "code": "rate_limited",
-                    "message": f"too many changes from your address; try again in {retry_after} s",
+                    "message": f"too many {what} from your address; try again in {retry_after} s",
                 }
             }
         ).encode()

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 import engine
 from app.core.schemas import GameRecord, RecordPlayer
 from app.edge.api import ERRORS, GameId
+from app.edge.published import published, respond
 
 # What a spectator learns of another seat's prompt (the same fields the table socket keeps):
 # limits and options could reveal coins behind a screen.
@@ -98,16 +99,23 @@ async def _record(request: Request, game_id: str) -> GameRecord:
 @router.get(
     "/api/games/{game_id}/replay", response_model=ReplayOut, tags=["games"], responses=ERRORS
 )
-async def game_replay(request: Request, game_id: GameId) -> ReplayOut:
-    """A finished game version by version, as a spectator saw it (public views, prompts, events)."""
-    record = await _record(request, game_id)
-    try:
-        # A few hundred engine steps: off the event loop.
-        return await asyncio.to_thread(public_replay, record)
-    except engine.IllegalAction as exc:
-        raise HTTPException(
-            409, {"code": "replay_failed", "message": f"the record does not replay: {exc}"}
-        ) from exc
+async def game_replay(request: Request, game_id: GameId) -> Response:
+    """A finished game version by version, as a spectator saw it (public views, prompts, events).
+    Computed once (app.edge.published): cacheable for good, with an ETag."""
+
+    async def make() -> bytes:
+        record = await _record(request, game_id)
+        try:
+            # A few hundred engine steps and megabytes of JSON: off the event loop.
+            return await asyncio.to_thread(
+                lambda: public_replay(record).model_dump_json().encode()
+            )
+        except engine.IllegalAction as exc:
+            raise HTTPException(
+                409, {"code": "replay_failed", "message": f"the record does not replay: {exc}"}
+            ) from exc
+
+    return respond(request, await published(request).get(f"replay:{game_id}", make))
 
 
 @router.get("/replay/{game_id}", include_in_schema=False)

@@ -10,10 +10,9 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import WebSocket
 
-from app.core.errors import Code
 from app.core.messages import ErrorOut
 from app.edge.admission import Admission, Refused
-from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.ratelimit import Buckets, client_address, parse_proxies
 
 log = logging.getLogger("dragonstones.ws")
 
@@ -31,6 +30,9 @@ def _admission(ws: WebSocket) -> Admission:
             per_address=settings.max_sockets_per_address,
             per_table_spectators=settings.max_spectators_per_table,
             total=settings.max_sockets,
+            arrivals=Buckets(settings.socket_rate_per_second, settings.socket_rate_burst)
+            if settings.socket_rate_burst > 0
+            else None,
         )
         state.admission = admission
         state.trusted_proxies = parse_proxies(settings.trusted_proxies)
@@ -41,8 +43,9 @@ async def admit(
     ws: WebSocket, place: str, *, spectator: bool, serve: Callable[[], Awaitable[None]]
 ) -> None:
     """Accept the socket and `serve` it while it counts against this process's limits (sockets
-    from its address, spectators at `place`, sockets in all); beyond one, refuse it
-    (`too_many_sockets`, 4429) without serving it."""
+    from its address, spectators at `place`, sockets in all, new sockets from its address per
+    second); beyond one, refuse it (`too_many_sockets` or `socket_rate_limited`, 4429) without
+    serving it."""
     admission = _admission(ws)
     address = client_address(ws.scope, ws.app.state.trusted_proxies)
     await ws.accept()
@@ -51,7 +54,7 @@ async def admit(
             await serve()
     except Refused as exc:
         log.info("socket of %.40r from %s refused: %s", place, address, exc.message)
-        await refuse(ws, Code.TOO_MANY_SOCKETS, exc.message, CLOSE_TOO_MANY)
+        await refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
 
 
 async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:

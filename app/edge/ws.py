@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import re
+import time
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -28,8 +29,13 @@ from app.core.messages import (
     PongOut,
     client_message,
 )
+from app.core.metrics import Metrics
 from app.core.schemas import ID_PATTERN
+from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
+from app.store import arrivals
+from app.store.arrivals import Arrival
+from app.store.models import utcnow
 from app.store.queries import Queries
 from app.table.connections import (
     CLOSE_NORMAL,
@@ -46,6 +52,11 @@ from app.table.room import Room
 log = logging.getLogger("dragonstones.ws")
 router = APIRouter()
 
+# Close codes the WebSocket layer gives a client that broke the framing: a protocol error,
+# text that is not UTF-8, a frame beyond its size cap.
+BROKEN_FRAMING = {1002: "protocol_error", 1007: "invalid_utf8", 1009: "frame_too_large"}
+# Error codes of frames that are not messages of the protocol (counted as protocol errors).
+MALFORMED_CODES = frozenset({"malformed_json", "malformed", "unknown_type", "invalid_message"})
 MAX_SINCE = 2**31 - 1
 _TABLE_ID = re.compile(ID_PATTERN)
 _SINCE = re.compile(r"-?[0-9]{1,10}")
@@ -87,11 +98,40 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                 CLOSE_POLICY,
             )  # fmt: skip
             return
+    arrival: Arrival | None = None
     try:
         seat_id: int | None = None
-        if token is not None:
+        if not hub.store.db.sqlite and (token is not None or not _held(hub, table_id)):
+            # Postgres: one statement (app.store.arrivals); the table only if not in memory.
+            held = hub.peek(table_id)
+            want = held is None or not held.audience.rows_fresh()
+            arrival = (
+                await arrivals.arrive(
+                    hub.store, table_id, token, utcnow(), want,
+                    held.audience.tell() if held else f"{table_id}:@{hub.bus.origin}",
+                    time.monotonic(),
+                    # the feed's last lines, unless its memory has them
+                    0 if held is not None and held.feed.last is not None
+                    else settings.chat_replay_lines,
+                )
+                if token is not None
+                else await arrivals.look(hub.store, table_id, time.monotonic())
+            )  # fmt: skip
+            seat, name, seat_id = arrival.seat, arrival.name, arrival.seat_id
+            if token is None and arrival.rows is not None and arrival.rows.table.status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
+        elif token is not None:
             seat_row = await queries.seat_for_token(table_id, token)
             seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
+        elif _held(hub, table_id):
+            # A spectator of a table held in memory: no database read.
+            if hub.rooms[table_id].audience.table_status == "closed":
+                raise ServiceError(
+                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
+                )
+            seat, name = None, None
         else:
             if (await queries.table(table_id)).status == "closed":
                 raise ServiceError(
@@ -120,16 +160,24 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         send_timeout=settings.send_timeout_seconds,
         seat_row=seat_id,
     )
+    conn.address = address = client_address(ws.scope, ws.app.state.trusted_proxies)
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
-        await room.connect(conn, since)
-        await room.feed.join(conn, chat_since, ws.query_params.get("viewer"))
+        await room.connect(conn, since, arrival)
+        await room.feed.join(
+            conn, chat_since, ws.query_params.get("viewer"), address,
+            arrival.chat_last if arrival is not None else None,
+            arrival.chat if arrival is not None else None,
+        )
         while not conn.closing:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
+                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+                if broken:
+                    protocol_error(hub.metrics, conn, broken)
                 break
             raw = frame.get("text")
             if raw is None:
@@ -166,6 +214,12 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             writer.cancel()
 
 
+def _held(hub: Hub, table_id: str) -> bool:
+    """The table's room holds its table, fresh, in memory (a spectator needs no read)."""
+    room = hub.peek(table_id)
+    return room is not None and room.audience.table_frame is not None and room.audience.rows_fresh()
+
+
 def _since(raw: str) -> int | None:
     """The version a client saw: -1 (none) to 2**31 - 1; None for anything else."""
     if not _SINCE.fullmatch(raw):
@@ -174,16 +228,33 @@ def _since(raw: str) -> int | None:
     return value if -1 <= value <= MAX_SINCE else None
 
 
+def protocol_error(metrics: Metrics, conn: Connection, code: str) -> None:
+    """Count a frame (or a socket) that broke the protocol; log the first of each socket."""
+    conn.protocol_errors += 1
+    metrics.protocol_error(
+        code, first=conn.protocol_errors == 1, table=conn.table_id, address=conn.address,
+        note="later ones on this socket are counted, not logged",
+    )  # fmt: skip
+
+
+def _send_error(room: Room, conn: Connection, error: ErrorOut) -> None:
+    if error.code in MALFORMED_CODES:
+        protocol_error(room.hub.metrics, conn, error.code)
+    conn.send(error)
+
+
 async def _handle(room: Room, conn: Connection, raw: str) -> None:
     try:
         # The standard parser, not orjson: big integers and NaN must reach validation and
         # the engine, which answer them with precise codes.
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        conn.send(ErrorOut(code="malformed_json", message="a message is one JSON object"))
+        _send_error(room, conn, ErrorOut(code="malformed_json", message="a message is one JSON object"))
         return
     if not isinstance(data, dict):
-        conn.send(ErrorOut(code="malformed", message="a message is a JSON object with a type"))
+        _send_error(
+            room, conn, ErrorOut(code="malformed", message="a message is a JSON object with a type")
+        )
         return
     action_id = data.get("action_id") if isinstance(data.get("action_id"), str) else None
     kind = data.get("type")
@@ -192,7 +263,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         return
     if kind not in CLIENT_TYPES:
         known = ", ".join((*CLIENT_TYPES, *CHAT_TYPES))
-        conn.send(
+        _send_error(
+            room,
+            conn,
             ErrorOut(
                 code="unknown_type",
                 message=f"unknown message type {kind!r}; send one of {known}",
@@ -207,7 +280,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
             f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}"
             for err in exc.errors()
         )
-        conn.send(ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id))
+        _send_error(
+            room, conn, ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id)
+        )
         return
     if isinstance(message, PingIn):
         conn.send(PongOut())

@@ -26,19 +26,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.config import Settings
 from app.core.errors import Code, ServiceError
-from app.core.messages import MatchedOut, QueueLeftOut, QueueOut
 from app.core.schemas import TicketOut
 from app.core.security import hash_token, new_id, new_seed, new_token
 from app.lobby import queue_rule
 from app.lobby.tables import Lobby
+from app.lobby.tickets import QueueMessage, queue_message, ticket_out
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import QueueEntryRow, SeatRow, TableRow, utcnow
+from app.store.models import QueueEntryRow, SeatRow, TableRow, as_utc, utcnow
 
 log = logging.getLogger("dragonstones.queue")
 
 Q = QueueEntryRow
-QueueMessage = QueueOut | MatchedOut | QueueLeftOut
 # A table formed by the queue and not started this long after (its process died between the
 # two steps) is started by the next pass.
 _RESTART_AFTER = timedelta(seconds=5)
@@ -149,7 +147,7 @@ class Matchmaker:
         async with self.db.sessions() as session:
             entry = await self._own(session, ticket, token)
             counts = await self._waiting_by_size(session, utcnow())
-        return self._ticket_out(entry, counts)
+        return ticket_out(entry, counts, self.grace)
 
     async def leave(self, ticket: str, token: str | None) -> TicketOut:
         now = utcnow()
@@ -165,7 +163,7 @@ class Matchmaker:
                 await session.refresh(entry)
                 self._refuse_unless_waiting(entry)
             await session.refresh(entry)
-        return self._ticket_out(entry, Counter())
+        return ticket_out(entry, Counter(), self.grace)
 
     @staticmethod
     def _refuse_unless_waiting(entry: QueueEntryRow) -> None:
@@ -176,7 +174,9 @@ class Matchmaker:
         if entry.status != "waiting":
             raise ServiceError(Code.LEFT_QUEUE, "this ticket has left the queue")
 
-    async def accept_bots(self, ticket: str, token: str | None) -> TicketOut:
+    async def accept_bots(
+        self, ticket: str, token: str | None, kind: str = "heuristic"
+    ) -> TicketOut:
         """A table of the player's size (any: 4) now: the player, the waiting players who fit,
         and bots in the other seats."""
         now = utcnow()
@@ -193,10 +193,10 @@ class Matchmaker:
             others = [e for e in await self._live_entries(session, now) if e.id != entry.id]
             group = queue_rule.gather(entry, size, others)
             group.sort(key=lambda e: (as_utc(e.created_at), e.id))
-            formed = await self._form(session, size, group, now)
+            formed = await self._form(session, size, group, now, bot_kind=kind)
             await session.refresh(entry)
         await self._start(formed)
-        return self._ticket_out(entry, Counter())
+        return ticket_out(entry, Counter(), self.grace)
 
     # -- sockets keep entries alive ----------------------------------------------------------------
 
@@ -267,11 +267,21 @@ class Matchmaker:
         return [(t, s) for t, s in rows.all() if t and s]
 
     async def _form(
-        self, session: AsyncSession, size: int, group: list[QueueEntryRow], now: datetime
+        self,
+        session: AsyncSession,
+        size: int,
+        group: list[QueueEntryRow],
+        now: datetime,
+        bot_kind: str | None = None,
     ) -> Formed:
         """A public table of `size`: the group's players in queue order, bots in the rest."""
         table_id = new_id()
-        session.add(TableRow(id=table_id, seats=size, public=True, status="open"))
+        session.add(
+            TableRow(
+                id=table_id, seats=size, public=True, status="open",
+                **self.settings.default_limits(),
+            )
+        )
         await session.flush()  # the table row first: the seats refer to it
         host_token = ""
         bots = size - len(group)
@@ -309,7 +319,7 @@ class Matchmaker:
                     seat=seat,
                     name=f"Bot {seat + 1}",
                     bot=True,
-                    bot_kind=self.settings.default_bot_kind,
+                    bot_kind=bot_kind or self.settings.default_bot_kind,
                     bot_seed=str(new_seed()),
                 )
             )
@@ -344,51 +354,4 @@ class Matchmaker:
         async with self.db.sessions() as session:
             entries = list(await session.scalars(select(Q).where(Q.id.in_(list(tickets)))))
             counts = await self._waiting_by_size(session, now)
-        return {e.id: self.message(e, counts) for e in entries}
-
-    def message(self, entry: QueueEntryRow, counts: Counter[int | None]) -> QueueMessage:
-        out = self._ticket_out(entry, counts)
-        if out.status == "matched":
-            assert out.table_id is not None and out.seat is not None
-            return MatchedOut(
-                ticket=out.ticket,
-                table_id=out.table_id,
-                seat=out.seat,
-                token=out.seat_token or "",
-                bots=out.bots,
-            )
-        if out.status == "left":
-            return QueueLeftOut(ticket=out.ticket, reason=out.reason or "left")
-        assert out.target is not None and out.waiting is not None
-        return QueueOut(
-            ticket=out.ticket,
-            size=out.size,
-            target=out.target,
-            waiting=out.waiting,
-            needed=max(0, out.target - out.waiting),
-            bots_at=out.bots_at,
-            can_accept_bots=out.bots_at <= utcnow().timestamp(),
-        )
-
-    def _ticket_out(self, entry: QueueEntryRow, counts: Counter[int | None]) -> TicketOut:
-        bots_at = as_utc(entry.created_at) + timedelta(seconds=entry.bots_after)
-        out = TicketOut(
-            ticket=entry.id,
-            status=entry.status,  # type: ignore[arg-type]
-            name=entry.name,
-            size=entry.size or "any",
-            bots_after=entry.bots_after,
-            bots_at=bots_at.timestamp(),
-        )
-        if entry.status == "waiting":
-            counts = Counter(counts)
-            live = entry.closed_at is None and as_utc(entry.heartbeat_at) >= utcnow() - self.grace
-            if not live:  # this player is counted, whatever their socket is doing
-                counts[entry.size] += 1
-            out.target, out.waiting = queue_rule.target(entry.size, counts)
-        elif entry.status == "matched":
-            out.table_id, out.seat, out.seat_token = entry.table_id, entry.seat, entry.seat_token
-            out.bots = entry.bots
-        else:
-            out.reason = entry.left_reason
-        return out
+        return {e.id: queue_message(e, counts, self.grace) for e in entries}

@@ -46,17 +46,14 @@ def gather(first: W, size: int, others: Sequence[W]) -> list[W]:
     """`first` and, in queue order, the others who accept `size` (one name once), up to `size`
     players in all (fewer when not enough wait)."""
     group = [first]
-    taken = {names.key(first.name)}
     for other in others:
         if len(group) == size:
             break
         if other is first or not accepts(other, size):
             continue
-        key = names.key(other.name)
-        if key in taken:
+        if any(names.same(other.name, member.name) for member in group):
             continue
         group.append(other)
-        taken.add(key)
     return group
 
 

@@ -129,7 +129,7 @@ async def _take_seat(lobby: Lobby, table_id: str, me: SeatRow, token: str) -> in
             if table.status != "open":
                 raise ServiceError(Code.ALREADY_STARTED, "the new table's game has started")
             seats = await seat_rows(session, table_id)
-            if any(names.key(s.name) == names.key(me.name) for s in seats):
+            if any(names.same(s.name, me.name) for s in seats):
                 raise ServiceError(
                     Code.NAME_TAKEN, f"someone at the new table is called {me.name!r}"
                 )

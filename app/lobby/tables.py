@@ -126,9 +126,9 @@ class Lobby:
                             raise ServiceError(Code.CONFLICT, "nobody at this table is online")
                         if len(seats) >= table.seats:
                             raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
-                        # "ANN", "ann" and the full-width ANN are one name (bots' names are reserved
-                        # by app.core.names already).
-                        if any(names.key(s.name) == names.key(name) for s in seats):
+                        # "ANN", "ann", the full-width ANN and look-alikes are one name (bots'
+                        # names are reserved by app.core.names already).
+                        if any(names.same(s.name, name) for s in seats):
                             raise ServiceError(
                                 Code.NAME_TAKEN, f"someone at this table is called {name!r}"
                             )
@@ -155,19 +155,24 @@ class Lobby:
             await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
         return JoinOut(table_id=table_id, seat=free, token=token)
 
-    async def quickplay(self, *, name: str, seats: int | None) -> JoinOut:
-        """A seat at the public open table closest to full, else at a new public table.
+    async def quickplay(self, *, name: str, seats: int | None, open_only: bool = False) -> JoinOut:
+        """A seat at the public open table closest to full, else at a new public table (with
+        `open_only`: only a waiting table of the size asked, else `no_open_table`).
 
         Each try is an ordinary join (the table's lock, the seat count read in the transaction
         and the unique seat): who loses the race for a last seat moves on to the next table."""
         # Never beside nobody: a table where no seated person is online is skipped.
         tables = [t for t in await self.queries.open_tables() if t.online > 0]
+        if open_only and seats is not None:
+            tables = [t for t in tables if t.seats == seats]
         for table in self._quickplay_order(tables, seats):
             try:
                 return await self.join(table_id=table.id, name=name, need_online=True)
             except ServiceError as exc:
                 if exc.code not in _QUICKPLAY_SKIP:
                     raise
+        if open_only:
+            raise ServiceError(Code.NO_OPEN_TABLE, "no open table is waiting for players")
         return await self._create_and_join(seats=seats or DEFAULT_QUICKPLAY_SEATS, name=name)
 
     @staticmethod
@@ -189,7 +194,12 @@ class Lobby:
         take the creator's seat between the two."""
         table_id, token = new_id(), new_token()
         async with self.db.write() as session:
-            session.add(TableRow(id=table_id, seats=seats, public=True, status="open"))
+            session.add(
+                TableRow(
+                    id=table_id, seats=seats, public=True, status="open",
+                    **self.hub.settings.default_limits(),
+                )
+            )
             await session.flush()  # the table row first: the seat refers to it
             session.add(
                 SeatRow(
@@ -233,7 +243,8 @@ class Lobby:
                         raise ServiceError(
                             Code.NOT_ENOUGH_SEATS, f"{count} bots asked, {len(free)} seats free"
                         )
-                    for seat in free[:count]:
+                    added = free[:count]
+                    for seat in added:
                         session.add(
                             SeatRow(
                                 table_id=table_id,
@@ -245,7 +256,10 @@ class Lobby:
                             )
                         )
                     table.updated_at = utcnow()
-                return await self._changed(room)
+                out = await self._changed(room)
+                for seat in added:  # issue 18: the log says who sat down, bots too
+                    await room.feed.notice("bot_joined", seat=seat, name=f"Bot {seat + 1}")
+                return out
         except IntegrityError:
             # Another server process filled a seat at the same moment.
             raise ServiceError(Code.CONFLICT, "the table changed meanwhile; try again") from None
@@ -265,7 +279,9 @@ class Lobby:
                 if result.rowcount != 1:  # type: ignore[attr-defined]
                     raise ServiceError(Code.NO_BOT, f"there is no bot in seat {seat}")
                 table.updated_at = utcnow()
-            return await self._changed(room)
+            out = await self._changed(room)
+            await room.feed.notice("removed", seat=seat, name=f"Bot {seat + 1}")  # issue 18
+            return out
 
     async def remove_seat(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
         """The host gives a seat back before the start (a player who left, a bot): the removed
@@ -286,7 +302,9 @@ class Lobby:
                 await session.execute(delete(SeatRow).where(SeatRow.id == target.id))
                 table.updated_at = utcnow()
             room.audience.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
-            return await self._changed(room)
+            out = await self._changed(room)
+            await room.feed.notice("removed", seat=seat, name=target.name)  # issue 18
+            return out
 
     async def update_settings(
         self, *, table_id: str, token: str | None, settings: TableSettings
@@ -328,6 +346,7 @@ class Lobby:
                     seed=str(seed),
                     seed_commitment=engine.view(state, None)["seed_commitment"],
                     state=engine.dumps(state),
+                    snapshot_version=0,
                     opening_events=opening,
                     version=0,
                     status="playing",

@@ -1,7 +1,10 @@
 """How server processes learn of each other's commits.
 
-Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<version>'` (see
-app.store.games), and the lobby sends `'<table_id>:'` after it changes a table (seats, start). Each
+Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<version>:<action>'`
+(see app.store.games), where `<action>` is the JSON array `[seat, action_id, action, events,
+deadline_at, deadline_key]` of the committed action, so that other processes replay it without
+reading it back; an action too long for NOTIFY's 8000 bytes is sent as `'<table_id>:<version>'`
+and read back. The lobby sends `'<table_id>:'` after it changes a table (seats, start). Each
 process LISTENs on one dedicated asyncpg connection that reconnects by itself; after a reconnect it
 asks for a sweep, since notifications sent meanwhile are lost. SQLite has one process: the
 in-process bus delivers the lobby's messages to the same process. Should a second process share the
@@ -15,16 +18,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import orjson
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger("dragonstones.bus")
 
-# (table_id, version or None for a lobby change)
-Handler = Callable[[str, int | None], None]
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """The committed action a notification carries (app.store.games.notify_payload)."""
+
+    seat: int
+    action_id: str
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    deadline_at: float | None  # Unix seconds of the deadline stored with it
+    deadline_key: str | None
+
+
+# (table_id, version or None for a lobby change, the action when the notification carries it)
+Handler = Callable[[str, int | None, Carried | None], None]
 # (table_id, line number): a line of the table's feed was stored (app.table.feed)
 ChatHandler = Callable[[str, int], None]
 CHAT_MARK = "chat:"
@@ -41,16 +60,31 @@ def parse_chat(payload: str) -> tuple[str, int] | None:
         return None
 
 
-def parse(payload: str) -> tuple[str, int | None] | None:
-    table_id, sep, version = payload.partition(":")
+def parse(payload: str) -> tuple[str, int | None, Carried | None] | None:
+    table_id, sep, rest = payload.partition(":")
     if not sep or not table_id:
         return None
-    if not version:
-        return table_id, None
+    if not rest or rest.startswith("@"):
+        # A lobby or presence change (`'<table_id>:@<origin>'`: the process it came from).
+        return table_id, None, None
+    version, _sep, body = rest.partition(":")
     try:
-        return table_id, int(version)
+        number = int(version)
     except ValueError:
         return None
+    return table_id, number, _carried(body) if body else None
+
+
+def _carried(body: str) -> Carried | None:
+    """The action of a commit's notification; None (read it back) if it is not one."""
+    try:
+        seat, action_id, action, events, at, key = orjson.loads(body)
+    except (orjson.JSONDecodeError, TypeError, ValueError):
+        return None
+    if not (isinstance(seat, int) and isinstance(action_id, str) and isinstance(action, dict)
+            and isinstance(events, list)):
+        return None
+    return Carried(seat, action_id, action, events, at, key)
 
 
 def channel_for(schema: str | None) -> str:
@@ -63,6 +97,7 @@ class LocalBus:
 
     def __init__(self) -> None:
         self.handler: Handler | None = None
+        self.origin = secrets.token_hex(6)  # this process, in payloads it ignores
         # One process: the feed delivers its own lines itself; nothing to hear.
         self.on_chat: ChatHandler | None = None
 
@@ -71,7 +106,7 @@ class LocalBus:
 
     async def publish(self, table_id: str, version: int | None) -> None:
         if self.handler is not None:
-            self.handler(table_id, version)
+            self.handler(table_id, version, None)
 
     async def close(self) -> None:
         self.handler = None
@@ -133,6 +168,10 @@ class PgBus:
         self.server_settings = server_settings
         self._notify = notify  # (channel, payload) -> sent through the pool
         self.handler: Handler | None = None
+        # This process: `'<table_id>:@<origin>'` is a presence change it made and already
+        # shows (app.table.room); the other processes read the table again.
+        self.origin = secrets.token_hex(6)
+        self._own = f":@{self.origin}"
         self.on_chat: ChatHandler | None = None  # set by the hub
         self.on_reconnect: Callable[[], None] = lambda: None
         self.task: asyncio.Task[None] | None = None
@@ -152,6 +191,8 @@ class PgBus:
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()
+        if payload.endswith(self._own):
+            return
         chat = parse_chat(payload)
         if chat is not None:
             if self.on_chat is not None:

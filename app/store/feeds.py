@@ -19,8 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.core.messages import ChatLine
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import SeatRow, TableMessageRow, utcnow
+from app.store.models import SeatRow, TableMessageRow, as_utc, utcnow
 
 CHANNELS = ("players", "spectators", "notices")
 
@@ -189,3 +188,13 @@ class FeedStore:
         query = select(SeatRow.name).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
         async with self.db.engine.connect() as conn:
             return (await conn.execute(query)).scalar_one_or_none()
+
+    async def spectator_names(self, table_id: str) -> set[str]:
+        """Every label that has spoken on this table's spectators' channel."""
+        query = (
+            select(TableMessageRow.name)
+            .where(TableMessageRow.table_id == table_id, TableMessageRow.channel == "spectators")
+            .distinct()
+        )
+        async with self.db.engine.connect() as conn:
+            return {name for (name,) in await conn.execute(query) if name}

@@ -2,10 +2,16 @@
 process committed.
 
 The commit is the only write of the action path. On Postgres it is one statement, sent as one
-round trip in autocommit: it moves the game row from the expected version to the next (writing the
-new snapshot), appends the action with its events, closes the table when the game ends, and sends
-the NOTIFY that tells other processes, which Postgres delivers only if the statement commits. On
-SQLite (one process) the same writes run as one Core transaction.
+round trip in autocommit: it moves the game row from the expected version to the next (the guard),
+appends the action with its events (what makes the action durable), closes the table when the game
+ends, and sends the NOTIFY that tells other processes, carrying the action itself when it fits,
+which Postgres delivers only if the statement commits. On SQLite (one process) the same writes run
+as one Core transaction.
+
+The game row's `state` is a snapshot, not the current state: it is written at the start, when the
+version is a multiple of SNAPSHOT_EVERY, and when the game ends, with `snapshot_version` saying
+which version it holds. Loading reads the snapshot and the action log and replays the actions after
+the snapshot with the engine, which is deterministic.
 """
 
 from __future__ import annotations
@@ -13,17 +19,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import asyncpg
 import orjson
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+import engine
 from app.core.errors import DATABASE_ERRORS
 from app.store.db import Database
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.seat_clocks import SeatClocks
 
 
 class StaleVersion(Exception):
@@ -46,7 +54,7 @@ class StoredGame:
     table_id: str
     players: int
     seed: str
-    state: str  # engine.dumps text
+    state: str  # engine.dumps text of the snapshot (version `snapshot_version`)
     version: int
     over: bool
     opening: list[dict[str, Any]] | None
@@ -58,6 +66,18 @@ class StoredGame:
     choose_seconds: int | None = None
     deadline_at: datetime | None = None  # the open prompt's stored deadline
     deadline_key: str | None = None
+    # -- snapshots (issue 17) --
+    snapshot_version: int | None = None  # None: `state` is the state of `version`
+    # (seat, action) of every version after the snapshot's, in order: replayed on load.
+    replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    def current_state(self) -> Any:
+        """The state of `version`: the snapshot, then the actions after it (the engine is
+        deterministic)."""
+        state = engine.loads(self.state)
+        for seat, action in self.replay:
+            state, _events = engine.apply(state, seat, action)
+        return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +91,7 @@ class Commit:
     action: dict[str, Any]
     action_id: str
     events: list[dict[str, Any]]
-    state: str  # engine.dumps of the new state
+    state: str | None  # engine.dumps of the new state when this version is a snapshot
     winner: int | None
     over: bool
     now: datetime = field(default_factory=utcnow)
@@ -84,10 +104,15 @@ class Commit:
         return "over" if self.over else "playing"
 
 
-# One statement, one round trip: guarded update, append, close the table, notify.
+# One statement, one round trip: guarded update (the snapshot only when $1 is given), append,
+# close the table, notify. A row written before snapshots (snapshot_version null) holds the state
+# of its version, which the first action without a snapshot records.
 _PG_COMMIT = """
 WITH g AS (
-    UPDATE games SET state = $1, version = $2, status = $3, winner = $4, updated_at = $5,
+    UPDATE games SET state = COALESCE($1, state),
+                     snapshot_version = CASE WHEN $1::text IS NULL
+                         THEN COALESCE(snapshot_version, version) ELSE $2 END,
+                     version = $2, status = $3, winner = $4, updated_at = $5,
                      finished_at = $6, deadline_at = $14, deadline_key = $15
     WHERE id = $7 AND version = $2 - 1
     RETURNING id
@@ -99,8 +124,33 @@ WITH g AS (
     UPDATE tables SET status = 'over', updated_at = $5
     FROM a WHERE tables.id = $12 AND $3 = 'over'
 )
-SELECT a.version, pg_notify($13, $12 || ':' || a.version) FROM a
+SELECT a.version, pg_notify($13, $16) FROM a
 """
+
+# NOTIFY payloads must stay under 8000 bytes; an action that does not fit is announced by its
+# version only, and the other processes read it back.
+NOTIFY_LIMIT = 7900
+
+
+def notify_payload(c: Commit, action_text: str, events_text: str) -> str:
+    """`'<table_id>:<version>:[seat, action_id, action, events, deadline_at, deadline_key]'`
+    (app.store.bus), or
+    `'<table_id>:<version>'` when that is too long for NOTIFY."""
+    head = f"{c.table_id}:{c.version}"
+    action_id = orjson.dumps(c.action_id).decode()
+    deadline = orjson.dumps(
+        [c.deadline_at.timestamp() if c.deadline_at else None, c.deadline_key]
+    ).decode()[1:]
+    # [seat, action_id, action, events, deadline_at, deadline_key] (app.store.bus.Carried):
+    # the action and events as already encoded for the insert.
+    payload = f"{head}:[{c.seat},{action_id},{action_text},{events_text},{deadline}"
+    return payload if len(payload.encode("utf-8")) <= NOTIFY_LIMIT else head
+
+
+async def _keep_session(_conn: Any) -> None:
+    """The action path's pool runs single statements in autocommit and changes no session
+    state: nothing to reset when a connection goes back (asyncpg's default reset would cost a
+    round trip per action; a connection left in a transaction is still rolled back)."""
 
 
 _PG_SINCE = """
@@ -109,12 +159,7 @@ WHERE game_id = $1 AND version > $2 ORDER BY version
 """
 
 
-def as_utc(stamp: datetime) -> datetime:
-    # SQLite keeps no time zone; every stamp is written in UTC.
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
-
-
-class GameStore:
+class GameStore(SeatClocks):
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
@@ -127,7 +172,8 @@ class GameStore:
             dsn, server_settings = self.db.asyncpg_dsn()
             size = self.db.settings.db_pool_size
             self._pool = await asyncpg.create_pool(
-                dsn, min_size=min(2, size), max_size=size, server_settings=server_settings
+                dsn, min_size=min(2, size), max_size=size, server_settings=server_settings,
+                reset=_keep_session,
             )
 
     async def close(self) -> None:
@@ -136,7 +182,7 @@ class GameStore:
             self._pool = None
 
     @contextlib.asynccontextmanager
-    async def _pg(self) -> AsyncIterator[Any]:
+    async def pg(self) -> AsyncIterator[Any]:
         """A connection of the action path's pool (no transaction: each statement commits by
         itself). asyncpg discards a connection that failed instead of handing it out again."""
         if self._pool is None:
@@ -146,7 +192,8 @@ class GameStore:
             yield conn
 
     async def load(self, table_id: str) -> StoredGame | None:
-        """The table's game with its whole action log, or None before the start."""
+        """The table's game: its last snapshot and its whole action log (the actions after the
+        snapshot to replay), or None before the start."""
         async with self.db.sessions() as session:
             game = await session.scalar(select(GameRow).where(GameRow.table_id == table_id))
             if game is None:
@@ -157,13 +204,22 @@ class GameStore:
                     SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
                 )
             )
-            rows = await session.execute(
-                select(ActionRow.version, ActionRow.seat, ActionRow.action_id, ActionRow.events)
-                # Not beyond the snapshot just read: another process may commit meanwhile,
-                # and its actions are caught up from that version on.
-                .where(ActionRow.game_id == game.id, ActionRow.version <= game.version)
-                .order_by(ActionRow.version)
-            )
+            snapshot = game.version if game.snapshot_version is None else game.snapshot_version
+            rows = (
+                await session.execute(
+                    select(
+                        ActionRow.version,
+                        ActionRow.seat,
+                        ActionRow.action_id,
+                        ActionRow.events,
+                        ActionRow.action,
+                    )
+                    # Not beyond the version just read: another process may commit meanwhile,
+                    # and its actions are caught up from that version on.
+                    .where(ActionRow.game_id == game.id, ActionRow.version <= game.version)
+                    .order_by(ActionRow.version)
+                )
+            ).all()
             return StoredGame(
                 id=game.id,
                 table_id=table_id,
@@ -175,10 +231,12 @@ class GameStore:
                 opening=game.opening_events,
                 turn_seconds=table.turn_seconds if table else None,
                 bots=[(s, k, b) for s, k, b in seats],
-                actions=[(v, s, a, e) for v, s, a, e in rows],
+                actions=[(v, s, a, e) for v, s, a, e, _act in rows],
                 choose_seconds=table.choose_seconds if table else None,
                 deadline_at=as_utc(game.deadline_at) if game.deadline_at else None,
                 deadline_key=game.deadline_key,
+                snapshot_version=snapshot,
+                replay=[(s, act) for v, s, _a, _e, act in rows if v > snapshot],
             )
 
     async def since(
@@ -201,89 +259,11 @@ class GameStore:
                     .order_by(ActionRow.version)
                 )
                 return [(v, s, a, act, e) for v, s, a, act, e in rows]
-        async with self._pg() as pg:
+        async with self.pg() as pg:
             records = await pg.fetch(_PG_SINCE, game_id, after)
         return [
             (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
         ]
-
-    # -- timers and absent players (issue 8) ----------------------------------------------------
-
-    async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
-        """The game's version and the deadline stored with it (another process's commit)."""
-        async with self.db.sessions() as session:
-            row = (
-                await session.execute(
-                    select(GameRow.version, GameRow.deadline_at, GameRow.deadline_key).where(
-                        GameRow.id == game_id
-                    )
-                )
-            ).first()
-        if row is None:
-            return None
-        return row[0], as_utc(row[1]) if row[1] else None, row[2]
-
-    async def save_deadline(
-        self, game_id: str, version: int, at: datetime, key: str
-    ) -> tuple[datetime, str] | None:
-        """Store the deadline of a prompt that opened without one (the start): only if the game
-        is still at `version` and has none. Returns the deadline the database holds then (maybe
-        another process's), or None when the game moved on."""
-        async with self.db.write_core() as conn:
-            await conn.execute(
-                update(GameRow)
-                .where(
-                    GameRow.id == game_id,
-                    GameRow.version == version,
-                    GameRow.deadline_key.is_(None),
-                )
-                .values(deadline_at=at, deadline_key=key)
-            )
-            row = (
-                await conn.execute(
-                    select(GameRow.deadline_at, GameRow.deadline_key).where(
-                        GameRow.id == game_id, GameRow.version == version
-                    )
-                )
-            ).first()
-        if row is None or row[1] is None:
-            return None
-        return as_utc(row[0]) if row[0] else utcnow(), row[1]
-
-    async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
-        """(seat, kind, seed) of every bot seat and stand-in of the table."""
-        async with self.db.sessions() as session:
-            rows = await session.execute(
-                select(SeatRow.seat, SeatRow.bot_kind, SeatRow.bot_seed).where(
-                    SeatRow.table_id == table_id, SeatRow.bot.is_(True) | SeatRow.stand_in
-                )
-            )
-            return [(s, k, b) for s, k, b in rows]
-
-    async def set_stand_in(
-        self, table_id: str, seat: int, on: bool, kind: str | None = None, seed: str | None = None
-    ) -> bool:
-        """A bot (kind, seed) starts or stops playing for a person's seat; False when the seat
-        already was so (another caller, another process) or is a bot's."""
-        values: dict[str, Any] = {"stand_in": on}
-        if on:
-            values.update(bot_kind=kind, bot_seed=seed)
-        async with self.db.write_core() as conn:
-            result = await conn.execute(
-                update(SeatRow)
-                .where(
-                    SeatRow.table_id == table_id,
-                    SeatRow.seat == seat,
-                    SeatRow.bot.is_(False),
-                    SeatRow.stand_in.is_(not on),
-                )
-                .values(**values)
-            )
-            if result.rowcount == 1:
-                await conn.execute(
-                    update(TableRow).where(TableRow.id == table_id).values(updated_at=utcnow())
-                )
-        return bool(result.rowcount == 1)
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""
@@ -315,7 +295,9 @@ class GameStore:
             raise StoreUnavailable(repr(exc)) from None
 
     async def _commit_pg(self, c: Commit) -> None:
-        async with self._pg() as pg:
+        action_text = orjson.dumps(c.action).decode()
+        events_text = orjson.dumps(c.events).decode()
+        async with self.pg() as pg:
             committed = await pg.fetchrow(
                 _PG_COMMIT,
                 c.state,
@@ -326,32 +308,37 @@ class GameStore:
                 c.now if c.over else None,
                 c.game_id,
                 c.seat,
-                orjson.dumps(c.action).decode(),
+                action_text,
                 c.action_id,
-                orjson.dumps(c.events).decode(),
+                events_text,
                 c.table_id,
                 self.channel,
                 c.deadline_at,
                 c.deadline_key,
+                notify_payload(c, action_text, events_text),
             )
         if committed is None:  # no row: the guard found another version
             raise StaleVersion
 
     async def _commit_sqlite(self, c: Commit) -> None:
+        values: dict[str, Any] = {
+            "version": c.version,
+            "status": c.status,
+            "winner": c.winner,
+            "updated_at": c.now,
+            "finished_at": c.now if c.over else None,
+            "deadline_at": c.deadline_at,
+            "deadline_key": c.deadline_key,
+        }
+        if c.state is not None:
+            values.update(state=c.state, snapshot_version=c.version)
+        else:  # a row written before snapshots holds the state of its version
+            values["snapshot_version"] = func.coalesce(GameRow.snapshot_version, GameRow.version)
         async with self.db.write_core() as conn:
             result = await conn.execute(
                 update(GameRow)
                 .where(GameRow.id == c.game_id, GameRow.version == c.version - 1)
-                .values(
-                    state=c.state,
-                    version=c.version,
-                    status=c.status,
-                    winner=c.winner,
-                    updated_at=c.now,
-                    finished_at=c.now if c.over else None,
-                    deadline_at=c.deadline_at,
-                    deadline_key=c.deadline_key,
-                )
+                .values(**values)
             )
             if result.rowcount != 1:
                 raise StaleVersion  # rolls the transaction back

@@ -38,6 +38,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(stamp: datetime) -> datetime:
+    # SQLite keeps no time zone; every stamp is written in UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
@@ -60,6 +65,8 @@ class TableRow(Base):
     # Seconds a seat's player may be away before a bot may stand in; null: the default
     # (app.store.presence.grace_seconds).
     grace_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The bot kind that stands in for absent people (issue 19); null: DEFAULT_BOT_KIND.
+    stand_in_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -112,7 +119,12 @@ class GameRow(Base):
     # Secret until the game is over; the commitment is public from the start.
     seed: Mapped[str] = mapped_column(String(24))
     seed_commitment: Mapped[str] = mapped_column(String(128))
-    state: Mapped[str] = mapped_column(Text)  # engine.dumps()
+    # engine.dumps() of the game at `snapshot_version`: written at the start, every
+    # SNAPSHOT_EVERY versions and at the end, not with every action (the actions after it
+    # replay to the current version; app.store.games).
+    state: Mapped[str] = mapped_column(Text)
+    # The version `state` holds; null (rows written before snapshots): `version`.
+    snapshot_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # engine.start's events (turn 1 announced, the Witch up): the events of version 0, raw like
     # ActionRow.events. Null for games started before they were kept.
     opening_events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)

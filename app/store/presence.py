@@ -19,8 +19,7 @@ from sqlalchemy import and_, exists, or_, select, update
 
 from app.core.errors import DATABASE_ERRORS
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import SeatRow, TableRow, utcnow
+from app.store.models import SeatRow, TableRow, as_utc, utcnow
 
 log = logging.getLogger("dragonstones.presence")
 

@@ -16,8 +16,7 @@ from app.core.errors import Code, ServiceError
 from app.core.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
 from app.core.security import hash_token
 from app.store.db import Database
-from app.store.games import as_utc
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.presence import away_since, grace_seconds, host_seat, is_online, last_active
 
 
@@ -59,6 +58,9 @@ class Queries:
         self.online_tables = online_tables or (lambda: ())
         # A seat whose process has not refreshed its presence for this long is away.
         self.presence_stale = presence_stale
+        # table id -> (version, state) of the game this process plays there, if it does (the
+        # hub's rooms): the stored `state` is only a snapshot (app.store.games).
+        self.live_state: Callable[[str], tuple[int, Any] | None] = lambda _t: None
 
     def online_now(self, table_id: str, seats: list[SeatRow], now: datetime) -> set[int]:
         """Seats of people with a socket open now: on this process, or on another as the
@@ -81,6 +83,7 @@ class Queries:
             turn_seconds=table.turn_seconds,
             choose_seconds=table.choose_seconds,
             grace_seconds=grace_seconds(table),
+            stand_in_kind=table.stand_in_kind,
             status=table.status,  # type: ignore[arg-type]
             players=[
                 PlayerOut(
@@ -92,6 +95,7 @@ class Queries:
                     if s.seat in online
                     else away_since(s, now, self.presence_stale),
                     stand_in=bool(s.stand_in),
+                    bot_kind=s.bot_kind if s.bot or s.stand_in else None,
                 )
                 for s in seats
             ],
@@ -149,10 +153,11 @@ class Queries:
             by_table = await self._seats_of(session, [t.id for t in tables])
             return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
 
-    def _alive(self) -> ColumnElement[bool]:
+    def _alive(self, changed: Any = TableRow.updated_at) -> ColumnElement[bool]:
         """Not idle: changed within the idle limit, or a seated person online (here, or
         somewhere as the database says). Idle tables close (app.store.presence); until the closing
-        task gets to them they already leave the lobby."""
+        task gets to them they already leave the lobby. `changed`: the column that says when
+        (a game being played: its last action)."""
         if self.idle_minutes <= 0:
             return true()
         now = utcnow()
@@ -169,8 +174,8 @@ class Queries:
         )
         online = sorted(self.online_tables())[:1000]
         if not online:
-            return or_(TableRow.updated_at >= cutoff, someone)
-        return or_(TableRow.updated_at >= cutoff, someone, TableRow.id.in_(online))
+            return or_(changed >= cutoff, someone)
+        return or_(changed >= cutoff, someone, TableRow.id.in_(online))
 
     async def _seats_of(
         self, session: AsyncSession, table_ids: list[str]
@@ -195,6 +200,9 @@ class Queries:
                         TableRow.public.is_(True),
                         TableRow.status == "playing",
                         GameRow.status == "playing",
+                        # Issue 18: an abandoned game (nobody there, no move for the idle
+                        # time) is not one to watch.
+                        self._alive(GameRow.updated_at),
                     )
                     .order_by(GameRow.updated_at.desc())
                     .limit(limit)
@@ -203,10 +211,11 @@ class Queries:
             if not rows:
                 return []
             by_table = await self._seats_of(session, [t.id for t, _g in rows])
+            states = await self._current_states(session, [g for _t, g in rows])
         out = []
         for table, game in rows:
-            # Scores are public: read from the public view of the latest committed snapshot.
-            view = engine.view(engine.loads(game.state), None)
+            # Scores are public: read from the public view of the current state.
+            view = engine.view(states[game.id], None)
             scores = {p["seat"]: p["score"] for p in view["players"]}
             listed = self.table_out(table, by_table.get(table.id, []), game)
             for player in listed.players:
@@ -214,6 +223,37 @@ class Queries:
             listed.turn = view["turn"]
             out.append(listed)
         return out
+
+    async def _current_states(
+        self, session: AsyncSession, games: list[GameRow]
+    ) -> dict[str, Any]:
+        """Each game's current state: this process's live one, else the stored snapshot and the
+        actions after it replayed (one query for all)."""
+        states: dict[str, Any] = {}
+        behind: dict[str, GameRow] = {}
+        for game in games:
+            live = self.live_state(game.table_id)
+            if live is not None and live[0] >= game.version:
+                states[game.id] = live[1]
+                continue
+            states[game.id] = engine.loads(game.state)
+            snapshot = game.version if game.snapshot_version is None else game.snapshot_version
+            if snapshot < game.version:
+                behind[game.id] = game
+        if behind:
+            rows = await session.execute(
+                select(ActionRow.game_id, ActionRow.seat, ActionRow.action)
+                .join(GameRow, GameRow.id == ActionRow.game_id)
+                .where(
+                    ActionRow.game_id.in_(list(behind)),
+                    ActionRow.version > func.coalesce(GameRow.snapshot_version, GameRow.version),
+                    ActionRow.version <= GameRow.version,
+                )
+                .order_by(ActionRow.game_id, ActionRow.version)
+            )
+            for game_id, seat, action in rows:
+                states[game_id] = engine.apply(states[game_id], seat, action)[0]
+        return states
 
     async def seat_for_token(self, table_id: str, token: str | None) -> SeatRow:
         """The seat a token holds at this table, or a ServiceError."""

@@ -13,10 +13,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from datetime import datetime
 
 from app.core.errors import DATABASE_ERRORS, Code, ServiceError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
+from app.store import arrivals
+from app.store.arrivals import Arrival, TableRows
+from app.store.models import utcnow
 from app.table.connections import Connection
 from app.table.outbound import LiveGame, state_frame
 from app.table.ports import Actor
@@ -43,6 +47,10 @@ class Audience:
         # cannot tell whether that socket's seat is held.
         self.since: dict[Connection, float] = {}
         self._table_refresh: asyncio.Task[None] | None = None
+        # The table as last read, when read as rows (app.store.arrivals): presence changes of
+        # this process rebuild the frame from them instead of reading the table again.
+        self.table_rows: TableRows | None = None
+        self._table_push: asyncio.TimerHandle | None = None
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -64,9 +72,12 @@ class Audience:
     def _render_table(self) -> str | None:
         return self.table_frame
 
-    async def arrive(self, conn: Connection, since: int | None) -> bool | None:
+    async def arrive(
+        self, conn: Connection, since: int | None, arrival: Arrival | None = None
+    ) -> bool | None:
         """Register a socket (the room's lock held) and send it hello and the table. Whether its
-        seat came back online by it; None when the table is closed (and so is the socket)."""
+        seat came back online by it; None when the table is closed (and so is the socket).
+        `arrival` (Postgres): presence already written, maybe the table's rows read."""
         was_online = conn.seat in self.connected_seats()
         conn.render_state = self._render_state
         conn.render_table = self._render_table
@@ -77,10 +88,17 @@ class Audience:
         self.hub.metrics.socket(True, table_id=self.table_id, seat=conn.seat)
         conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
         back = conn.seat is not None and not was_online
-        if back:
-            self.table_frame = None  # it shows this seat away: read it again
-            await self._presence(conn, arrived=True)
-        await self._load_table_frame()
+        if arrival is not None and arrival.rows is not None:
+            self._table_from_rows(arrival.rows)
+        elif arrival is not None and self.table_rows is not None:
+            if back and conn.seat_row is not None:
+                self._seat_presence(conn.seat_row, True, utcnow())
+        else:
+            if back:
+                self.table_frame = None  # it shows this seat away: read it again
+                if arrival is None:
+                    await self._presence(conn, arrived=True)
+            await self._load_table_frame()
         conn.push_table()
         if self.table_status == "closed":
             self._closed([conn])
@@ -96,8 +114,12 @@ class Audience:
         conn.sent_version = game.version
         conn.send_text(frame)
 
-    async def came_back(self) -> None:
-        """Tell the others a seat is back: once per burst of presence changes."""
+    async def came_back(self, told: bool = False) -> None:
+        """Tell the others a seat is back: once per burst of presence changes. `told`: the
+        other processes were told by the arrival's statement, this one's frame is current."""
+        if told:
+            self._push_table_soon()
+            return
         self.refresh_table(PRESENCE_DELAY)
         await self.hub.bus.publish(self.table_id, None)
 
@@ -107,6 +129,21 @@ class Audience:
         self.since.pop(conn, None)
         self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
         if conn.seat is not None and conn.seat not in self.connected_seats():
+            if (
+                self.rows_fresh() and not self.hub.store.db.sqlite
+                and conn.seat_row is not None and self.hub.presence is not None
+                and not self.hub.closed
+            ):
+                # One statement; the table's frame from memory (app.store.arrivals).
+                now = utcnow()
+                try:
+                    await arrivals.depart(
+                        self.hub.store, self.table_id, conn.seat_row, now, self.tell()
+                    )
+                except DATABASE_ERRORS as exc:
+                    log.warning("presence of table %s not stored: %r", self.table_id, exc)
+                self._seat_presence(conn.seat_row, False, now)
+                return
             await self._presence(conn, arrived=False)
             self.refresh_table(PRESENCE_DELAY)
             if not self.hub.closed:
@@ -144,10 +181,14 @@ class Audience:
         self._set_table(table, read_at=read_at)
         return table
 
-    def _set_table(self, table: TableOut, push: bool = True, read_at: float = 0.0) -> None:
+    def _set_table(
+        self, table: TableOut, push: bool = True, read_at: float = 0.0,
+        rows: TableRows | None = None,
+    ) -> None:
         """Keep the table's frame; send it to every socket; close the sockets that no longer
         belong (the table closed, or their seat was given back or removed, maybe by another
-        process)."""
+        process). `rows`: what it was built from, kept to rebuild it on presence changes."""
+        self.table_rows = rows
         self.table = self.decorate(table)
         self.table_frame = TableMsg(table=table).model_dump_json()
         self.table_status = table.status
@@ -164,6 +205,52 @@ class Audience:
             if conn.seat is not None and held.get(conn.seat) != conn.name:
                 conn.send(ErrorOut(code=Code.REMOVED, message="you no longer hold this seat"))
                 conn.close(1000, "you no longer hold this seat")
+
+    # -- the table's rows in memory (Postgres, app.store.arrivals) --------------------------------
+
+    def rows_fresh(self) -> bool:
+        """The table's rows in memory may stand for the database's: presence of other processes'
+        seats read from them is still valid (app.store.presence: stale after 3 heartbeats)."""
+        rows = self.table_rows
+        presence = self.hub.presence
+        limit = presence.stale.total_seconds() / 2 if presence is not None else 30.0
+        return rows is not None and time.monotonic() - rows.read_at < limit
+
+    def _table_from_rows(self, rows: TableRows) -> None:
+        """The table's frame built from its rows in memory (with this process's sockets)."""
+        table = self.hub.queries.table_out(rows.table, rows.seats, rows.game)
+        self._set_table(table, push=False, read_at=rows.read_at, rows=rows)
+
+    def _seat_presence(self, seat_id: int, online: bool, now: datetime) -> None:
+        """This seat came online or went away here, as just written (app.store.arrivals): the
+        rows in memory say so too, the frame is rebuilt, the other sockets get it soon."""
+        rows = self.table_rows
+        if rows is None:
+            return
+        for row in rows.seats:
+            if row.id == seat_id:
+                row.away_since = None if online else now
+                row.seen_at = now if online else row.seen_at
+        rows.table.updated_at = now
+        self._table_from_rows(rows)
+        self._push_table_soon()
+
+    def _push_table_soon(self) -> None:
+        if self._table_push is None and not self.hub.closed:
+            # Once per burst of presence changes.
+            self._table_push = asyncio.get_running_loop().call_later(
+                PRESENCE_DELAY, self._push_table
+            )
+
+    def _push_table(self) -> None:
+        self._table_push = None
+        for conn in self.connections:
+            conn.push_table()
+
+    def tell(self) -> str:
+        """The NOTIFY payload of a presence change here: other processes read the table again,
+        this one (which changed it in memory) ignores it (app.store.bus)."""
+        return f"{self.table_id}:@{self.hub.bus.origin}"
 
     def _closed(self, conns: list[Connection]) -> None:
         for conn in conns:
@@ -208,6 +295,8 @@ class Audience:
             conn.close(code, reason)
 
     async def stop(self) -> None:
+        if self._table_push is not None:
+            self._table_push.cancel()
         if self._table_refresh:
             self._table_refresh.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -21,6 +21,7 @@ class BotSeats:
     def __init__(self, room: Actor) -> None:
         self.room = room
         self.bots: dict[int, Any] = {}  # seat -> engine bot
+        self.seeds: dict[int, int] = {}  # seat -> the bot's seed (a hard bot's decisions use it)
         self.task: asyncio.Task[None] | None = None
         self.event = asyncio.Event()
 
@@ -30,10 +31,12 @@ class BotSeats:
             seat: engine.bots.make_bot(kind or default_kind, int(seed or 0))
             for seat, kind, seed in bots
         }
+        self.seeds = {seat: int(seed or 0) for seat, _kind, seed in bots}
 
     def add(self, seat: int, kind: str | None, seed: str | None, default_kind: str) -> None:
         """A bot starts playing for a seat (a stand-in for an absent person)."""
         self.bots[seat] = engine.bots.make_bot(kind or default_kind, int(seed or 0))
+        self.seeds[seat] = int(seed or 0)
 
     def remove(self, seat: int) -> None:
         """The seat's person is back: the bot stops before its next decision."""
@@ -90,11 +93,23 @@ class BotSeats:
         if prompt is None or bot is None:  # answered, or the seat's person took it back
             return
         try:
-            action = bot.act(engine.view(state, seat), prompt)
+            if bot.kind == "hard":
+                # A search: in the worker processes, so that this loop serves the other games.
+                action = await self.room.hub.thinkers.decide(
+                    self.seeds.get(seat, 0), version, engine.view(state, seat), prompt
+                )
+            else:
+                action = bot.act(engine.view(state, seat), prompt)
         except Exception:
-            # A bot bug must not stall the table: play the first legal action instead.
+            # A bot bug must not stall the table: play the first legal action instead (a hard bot
+            # whose worker failed plays the normal bot's move).
             log.exception("bot %s in game %s failed to decide", seat, game.id)
-            action = engine.legal_actions(state, seat)[0]
+            try:
+                action = engine.bots.make_bot("heuristic", version).act(
+                    engine.view(state, seat), prompt
+                )
+            except Exception:
+                action = engine.legal_actions(state, seat)[0]
         # The id names the version the bot decided at: a retry after a crash cannot act twice.
         action_id = f"~bot-{seat}-v{version}"
         try:

@@ -67,6 +67,8 @@ class Connection:
     sending_since: float | None = None  # monotonic time the frame being sent was handed over
     seat_row: int | None = None  # the seat's database id (its presence is written there)
     writer: asyncio.Task[None] | None = None  # the task running run_writer
+    protocol_errors: int = 0  # frames refused as malformed: only the first is logged
+    address: str = ""  # the client's address (app.edge.ratelimit.client_address), for the log
 
     def send(self, message: BaseModel) -> None:
         """Queue a message that must not be dropped; never blocks."""
@@ -203,7 +205,8 @@ class Connection:
         transport = self._transport()
         sock = transport.get_extra_info("socket") if transport is not None else None
         if sock is not None and size > 0:
-            with contextlib.suppress(OSError):
+            # ValueError: the peer already went away (uvloop's socket has no descriptor).
+            with contextlib.suppress(OSError, ValueError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 

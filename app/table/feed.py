@@ -32,10 +32,9 @@ the action that caused it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import re
-import secrets
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -50,16 +49,17 @@ from app.core.messages import (
     ChatOut,
     ChatShowIn,
     ErrorOut,
+    ViewerOut,
     chat_message,
 )
 from app.store.feeds import CHANNELS, FeedStore, Line
-from app.table.connections import Connection, RateLimiter
+from app.table.chat_guard import LABEL
+from app.table.connections import Connection
 from app.table.ports import Actor
 
 log = logging.getLogger("dragonstones.feed")
 
 _KIND = re.compile(r"[a-z_]{1,32}")
-_VIEWER = re.compile(r"[A-Za-z0-9_-]{8,64}")
 Scalar = str | int | float | bool | None
 
 
@@ -70,7 +70,7 @@ class Viewer:
     conn: Connection
     cursor: int  # the last line number this socket was considered for
     spectators: bool  # receives the spectators' channel (spectators always do)
-    limiter: RateLimiter
+    address: str  # the client's address: spectators' chat limit (app.table.chat_guard)
     label: str  # the name its lines carry: the seat's stored name, or a spectator's label
 
     def sees(self, channel: str) -> bool:
@@ -80,16 +80,6 @@ class Viewer:
         return tuple(c for c in CHANNELS if self.sees(c))
 
 
-def spectator_label(table_id: str, viewer_key: str | None) -> str:
-    """A spectator's name: stable across reconnections of one browser (its `viewer` key, hashed
-    with the table so that it differs from table to table), random without one."""
-    if viewer_key is not None and _VIEWER.fullmatch(viewer_key):
-        tag = hashlib.sha256(f"{table_id}:{viewer_key}".encode()).hexdigest()[:4]
-    else:
-        tag = secrets.token_hex(2)
-    return f"Spectator {tag}"
-
-
 class Feed:
     def __init__(self, room: Actor) -> None:
         self.room = room
@@ -97,6 +87,10 @@ class Feed:
         self.lock = asyncio.Lock()  # deliveries in number order; not the game's lock
         self.viewers: dict[Connection, Viewer] = {}
         self.last: int | None = None  # the last line delivered here (None: none yet)
+        # Lines delivered here, newest last, each of them from number `held_after` + 1 on: a
+        # socket joining while others are here is sent its lines from memory (issue 17).
+        self.recent: deque[Line] = deque()
+        self.held_after = 0
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -105,22 +99,34 @@ class Feed:
 
     # -- sockets ---------------------------------------------------------------------------------
 
-    async def join(self, conn: Connection, since: int | None, viewer_key: str | None) -> None:
+    async def join(
+        self, conn: Connection, since: int | None, viewer_key: str | None, address: str = "",
+        newest: int | None = None, lines: list[Line] | None = None,
+    ) -> None:
         """A socket joined the table (after its hello): send it the lines after `since`, or the
-        last lines, then every new line."""
+        last lines, then every new line. A spectator is first told its label and key.
+        `newest`: the feed's last line number, when the socket's arrival read it
+        (app.store.arrivals), with its last `lines` (all channels, as many as
+        `chat_replay_lines`, or None): then no read is needed."""
         settings = self.room.hub.settings
         spectator = conn.seat is None
         viewer = Viewer(
-            conn=conn,
-            cursor=0,
-            spectators=spectator,
-            limiter=RateLimiter(
-                settings.chat_lines_per_window / max(settings.chat_window_seconds, 0.001),
-                settings.chat_lines_per_window,
-            ),
-            label=spectator_label(self.table_id, viewer_key) if spectator else (conn.name or ""),
-        )
+            conn=conn, cursor=0, spectators=spectator, address=address,
+            label=await self._label(conn, viewer_key) if spectator else (conn.name or ""),
+        )  # fmt: skip
         async with self.lock:
+            if newest is not None and lines is not None and self.last is None:
+                # The last lines as the socket's arrival read them: memory from there on.
+                self.last = newest
+                self.recent = deque(lines)
+                full = len(lines) >= self.room.hub.settings.chat_replay_lines
+                self.held_after = lines[0].id - 1 if full and lines else 0
+            held = self._from_memory(since, viewer.channels())
+            if held is not None:
+                viewer.cursor = self.last or 0
+                conn.send(ChatLinesOut(lines=[line.out() for line in held], last=viewer.cursor))
+                self.viewers[conn] = viewer
+                return
             try:
                 newest = (await self.store.last_ids([self.table_id])).get(self.table_id, 0)
                 if since is not None and 0 <= since <= newest:
@@ -142,7 +148,41 @@ class Feed:
             viewer.cursor = newest
             if self.last is None:
                 self.last = newest
+                self.recent.clear()
+                self.held_after = newest
             self.viewers[conn] = viewer
+
+    def _from_memory(self, since: int | None, channels: tuple[str, ...]) -> list[Line] | None:
+        """The lines a joining socket is sent, from the lines delivered here (the same as the
+        database would give up to the last line delivered; newer ones follow as delivered), or
+        None when memory does not hold them all."""
+        if self.last is None:
+            return None
+        settings = self.room.hub.settings
+        newest = self.last
+        if since is not None and 0 <= since <= newest:
+            after, limit = since, settings.chat_replay_max
+        else:
+            after, limit = 0, settings.chat_replay_lines
+        lines = [line for line in self.recent if line.id > after and line.channel in channels]
+        if after < self.held_after and len(lines) < limit:
+            return None  # some are older than what memory holds
+        return lines[-limit:] if limit > 0 else []
+
+    async def _label(self, conn: Connection, viewer_key: str | None) -> str:
+        """A spectator's label: the one its key carries (signed by this server), else a new one,
+        unique at the table (app.table.chat_guard). The socket is told both."""
+        guard = self.room.hub.chat_guard
+        tag = guard.tag_of(self.table_id, viewer_key)
+        if tag is None:
+            taken = {v.label for v in self.viewers.values() if v.conn.seat is None}
+            try:
+                taken |= await self.store.spectator_names(self.table_id)
+            except DATABASE_ERRORS as exc:  # unique among the spectators here, then
+                log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
+            tag = guard.new_tag(taken)
+        conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
+        return LABEL.format(tag=tag)
 
     def leave(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
@@ -182,7 +222,7 @@ class Feed:
                 message=f"you can only talk on the {channel} channel",
             ))  # fmt: skip
             return
-        if not viewer.limiter.allow():
+        if not self.room.hub.chat_guard.allow(self.table_id, conn.seat, viewer.address):
             settings = self.room.hub.settings
             conn.send(ErrorOut(
                 code=Code.CHAT_RATE_LIMITED,
@@ -298,6 +338,10 @@ class Feed:
                 if viewer.sees(line.channel):
                     frame = frame or ChatOut(line=line.out()).model_dump_json()
                     viewer.conn.send_text(frame)
+            if self.last is not None and line.id == self.last + 1:
+                self.recent.append(line)
+                if len(self.recent) > self.room.hub.settings.chat_replay_max:
+                    self.held_after = self.recent.popleft().id
             self.last = max(self.last or 0, line.id)
 
     def close(self) -> None:

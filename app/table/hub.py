@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.config import Settings
 from app.core.metrics import Metrics
-from app.store.bus import LocalBus, PgBus, SqliteBus
+from app.store.bus import Carried, LocalBus, PgBus, SqliteBus
 from app.store.feeds import FeedStore
 from app.store.games import GameStore
+from app.table.chat_guard import ChatGuard
 from app.table.connections import CLOSE_RESTART
 from app.table.feed import sweep_feeds
 from app.table.ports import Idle
 from app.table.room import Room
+from app.table.thinking import Thinkers
 
 if TYPE_CHECKING:
     from app.store.presence import Presence
@@ -52,6 +54,7 @@ class Hub:
         self.store = store
         self.bus = bus
         self.feeds = FeedStore(store.db, store.channel)  # table chat (app.table.feed)
+        self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
         bus.on_chat = self.on_chat
         self.queries = queries
         self.rooms: dict[str, Room] = {}
@@ -61,6 +64,9 @@ class Hub:
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
         self.presence: Presence | None = None  # set by app.main: presence stored in the database
+        # The hard bots' worker processes (app.table.thinking), started on their first decision.
+        self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
+                                 settings.hard_bot_playouts, settings.hard_bot_nice)
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -89,14 +95,21 @@ class Hub:
     def live_games(self) -> int:
         return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.over)
 
+    def live_state(self, table_id: str) -> tuple[int, Any] | None:
+        """(version, state) of the game this process plays at the table, if it holds it."""
+        room = self.rooms.get(table_id)
+        game = room.game if room else None
+        return (game.version, game.state) if game is not None else None
+
     def online_seats(self, table_id: str) -> set[int]:
         room = self.rooms.get(table_id)
         return room.audience.connected_seats() if room else set()
 
     # -- other processes -------------------------------------------------------------------------
 
-    def on_message(self, table_id: str, version: int | None) -> None:
-        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it."""
+    def on_message(self, table_id: str, version: int | None, carried: Carried | None = None) -> None:
+        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it
+        (with the action the notification carries, when it does)."""
         room = self.rooms.get(table_id)
         if room is None or self.closed:
             return
@@ -105,7 +118,7 @@ class Hub:
             game.version, game.committing
         ):
             return  # our own commit (maybe not yet answered), or already caught up
-        self._spawn(self._catch_up(table_id, version))
+        self._spawn(self._catch_up(table_id, version, carried))
 
     def on_chat(self, table_id: str, seq: int) -> None:
         """A line of a table's feed was stored somewhere: deliver it if we hold the table."""
@@ -113,7 +126,9 @@ class Hub:
         if room is not None and not self.closed:
             room.feed.heard(seq)
 
-    async def _catch_up(self, table_id: str, version: int | None) -> None:
+    async def _catch_up(
+        self, table_id: str, version: int | None, carried: Carried | None = None
+    ) -> None:
         if table_id not in self.rooms:
             return
         lobby = version is None
@@ -123,7 +138,10 @@ class Hub:
                     # Our own commit: its notification can arrive before the committing task
                     # has taken its answer.
                     return
-                await room.catch_up()
+                if carried is not None and version is not None:
+                    await room.apply_remote(version, carried)
+                else:
+                    await room.catch_up()
                 if lobby:
                     room.audience.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.
@@ -220,5 +238,6 @@ class Hub:
         await self.bus.close()
         for room in list(self.rooms.values()):
             await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
+        self.thinkers.close()
         for task in list(self._tasks):
             task.cancel()

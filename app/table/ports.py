@@ -14,7 +14,9 @@ from app.store.feeds import FeedStore
 from app.store.games import GameStore
 from app.store.presence import Presence
 from app.store.queries import Queries
+from app.table.chat_guard import ChatGuard
 from app.table.outbound import LiveGame
+from app.table.thinking import Thinkers
 
 
 class Idle(Protocol):
@@ -38,6 +40,8 @@ class Services(Protocol):
     @property
     def feeds(self) -> FeedStore: ...
     @property
+    def chat_guard(self) -> ChatGuard: ...
+    @property
     def bus(self) -> LocalBus | SqliteBus | PgBus: ...
     @property
     def queries(self) -> Queries: ...
@@ -45,6 +49,8 @@ class Services(Protocol):
     def presence(self) -> Presence | None: ...
     @property
     def closed(self) -> bool: ...
+    @property
+    def thinkers(self) -> Thinkers: ...
 
     def forget_if_idle(self, room: Idle) -> None:
         """Drop the room from this process if nobody uses it any more."""

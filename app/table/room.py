@@ -19,6 +19,8 @@ from typing import Any
 import engine
 from app.core.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
 from app.core.messages import AckOut
+from app.store.arrivals import Arrival
+from app.store.bus import Carried
 from app.store.games import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
 from app.store.models import utcnow
 from app.table.audience import Audience
@@ -26,7 +28,7 @@ from app.table.bots import BotSeats
 from app.table.clock import Clock, plan
 from app.table.connections import Connection
 from app.table.feed import Feed
-from app.table.outbound import LiveGame
+from app.table.outbound import Deadline, LiveGame
 from app.table.ports import Services
 from app.table.standin import StandIns
 
@@ -87,7 +89,7 @@ class Room:
             id=stored.id,
             table_id=stored.table_id,
             players=stored.players,
-            state=engine.loads(stored.state),
+            state=stored.current_state(),  # the snapshot and the actions after it
             version=stored.version,
             over=stored.over,
             events=events,
@@ -228,7 +230,11 @@ class Room:
                     action=action,
                     action_id=action_id,
                     events=events,
-                    state=engine.dumps(new_state),
+                    # The whole state only every SNAPSHOT_EVERY versions and at the end: the
+                    # action row is what makes the action durable.
+                    state=engine.dumps(new_state)
+                    if over or version % self.hub.settings.snapshot_every == 0
+                    else None,
                     winner=engine.winner(new_state),
                     over=over,
                     now=now,
@@ -286,6 +292,31 @@ class Room:
                 self.audience.publish()
             return
         rows = await self.hub.store.since(game.id, game.version)
+        await self._replay(rows)
+
+    async def apply_remote(self, version: int, carried: Carried) -> None:
+        """Another process committed `version` and its notification carried the action (and
+        the deadline stored with it): replay it without reading it back, or read what is
+        missing when it does not follow this room's version. Call with the lock held."""
+        game = self.game
+        if game is None or version != game.version + 1:
+            await self.catch_up()
+            return
+        at, key = carried.deadline_at, carried.deadline_key
+        await self._replay(
+            [(version, carried.seat, carried.action_id, carried.action, carried.events)],
+            deadline=Deadline(key, at) if at is not None and key is not None else None,
+        )
+
+    async def _replay(
+        self,
+        rows: list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]],
+        deadline: Deadline | str | None = "read",
+    ) -> None:
+        """Apply actions another process committed; `deadline`: the one stored with the last
+        of them, or "read" to read it from the game row."""
+        game = self.game
+        assert game is not None
         if not rows:
             return
         if [v for v, *_ in rows] != list(range(game.version + 1, game.version + 1 + len(rows))):
@@ -308,22 +339,32 @@ class Room:
             return
         game.state, game.version = state, rows[-1][0]
         game.over = engine.is_over(state)
-        await self.clock.caught_up()
+        if isinstance(deadline, str):
+            await self.clock.caught_up()
+        else:
+            game.deadline = deadline
         self._moved_on(was_over=was_over)
 
     # -- sockets (the audience's; under the room's lock, with the game) -------------------------
 
-    async def connect(self, conn: Connection, since: int | None) -> None:
-        """Register a socket and send it hello, the table and (once started) the state."""
+    async def connect(
+        self, conn: Connection, since: int | None, arrival: Arrival | None = None
+    ) -> None:
+        """Register a socket and send it hello, the table and (once started) the state.
+        `arrival` (Postgres): its token check, presence write and, when asked, the table's rows,
+        already done in one statement (app.store.arrivals)."""
         async with self.locked():
-            back = await self.audience.arrive(conn, since)
+            back = await self.audience.arrive(conn, since, arrival)
             if back is None:
                 return  # the table is closed, and so is the socket
-            game = await self.load()
+            if arrival is not None and not arrival.has_game and self.game is None:
+                game = None  # not started, as the arrival's statement read
+            else:
+                game = await self.load()
             if game is not None:
                 self.audience.send_state(conn, game)
             if back:
-                await self.audience.came_back()
+                await self.audience.came_back(told=arrival is not None)
             me = self.audience.seat_info(conn.seat)
             if me is not None and me.stand_in and game is not None and not game.over:
                 # Its person is back: the seat is theirs again from their next prompt.
@@ -334,6 +375,10 @@ class Room:
             return
         async with self.locked():
             await self.audience.leave(conn)
+            seat = conn.seat
+            gone = seat is not None and seat not in self.audience.connected_seats()
+            if gone and seat is not None and self.game is not None and not self.game.over:
+                self.standins.went_away(seat)  # issue 18: "Ben left the table"
 
     async def close(self, code: int, reason: str) -> None:
         self.audience.close(code, reason)

@@ -1,6 +1,7 @@
 """Bots standing in for absent people: who is away and since when, the grace period, handing a
-seat to a bot (by another seated person, or by itself after two time-outs in a row at a timed
-table) and giving it back when the person returns.
+seat to a bot (by another seated person; at a timed table by itself, once the grace period has
+passed or after two time-outs in a row) and giving it back when the person returns. A person who
+stays away a few seconds during a game is named in the log (an `away` notice).
 
 A stand-in is stored on the seat (`seats.stand_in`, with the bot's kind and seed), so that it
 survives a restart and every process plays it; the others hear of it through the bus like any
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -30,6 +32,9 @@ log = logging.getLogger("dragonstones.standin")
 
 # At a timed table, a seat the clock answered for this many times in a row gets a bot by itself.
 AUTO_AFTER_TIME_OUTS = 2
+# A seat away this long during a game gets its `away` notice ("Ben left the table"): a page reload
+# comes back sooner and says nothing.
+AWAY_NOTICE_SECONDS = 5.0
 
 
 class Seated(Actor, Protocol):
@@ -53,6 +58,7 @@ class StandIns:
         self._flip: asyncio.Task[None] | None = None  # refreshes the table when a seat turns absent
         self._flip_at: float | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._auto: set[int] = set()  # seats whose automatic stand-in is under way here
 
     # -- presence (stored: app.store.presence, through Queries) ------------------------------------
 
@@ -78,6 +84,8 @@ class StandIns:
                 continue
             if now - since >= table.grace_seconds:
                 p.absent = True
+                if table.turn_seconds or table.choose_seconds:
+                    self._spawn_auto(p.seat, since)
             else:
                 upcoming.append(since + table.grace_seconds)
         if upcoming:
@@ -96,6 +104,63 @@ class StandIns:
         await asyncio.sleep(max(0.0, at - time.time()) + 0.05)
         self._flip_at = None
         self.room.audience.refresh_table(0)
+
+    # -- the server's own hand-over and notice (a timed table) -------------------------------
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _spawn_auto(self, seat: int, since: float) -> None:
+        if seat not in self._auto:
+            self._auto.add(seat)
+            self._spawn(self._auto_stand_in(seat, since))
+
+    async def _auto_stand_in(self, seat: int, since: float) -> None:
+        """At a timed table, a seat away for the whole grace period gets a bot (every process
+        holding the room may try: the stored flag lets one of them do it)."""
+        room = self.room
+        try:
+            async with room.locked():
+                game = await room.load()
+                if game is None or game.over or seat in room.bots.bots:
+                    return
+                table = await room.hub.queries.table(room.table_id)
+                player = next((p for p in table.players if p.seat == seat), None)
+                if player is None or player.stand_in or self.away_since(player) != since:
+                    return
+                await self._start(seat, by=None, away=True)
+                await room.audience.send_table_now()
+        except Exception as exc:  # the database is away: the next refresh tries again
+            log.warning("no stand-in for seat %s of table %s: %r", seat, room.table_id, exc)
+        finally:
+            self._auto.discard(seat)
+
+    def went_away(self, seat: int) -> None:
+        """The seat's last socket closed in this process (which alone says it, once)."""
+        self._spawn(self._away_notice(seat))
+
+    async def _away_notice(self, seat: int) -> None:
+        room = self.room
+        await asyncio.sleep(AWAY_NOTICE_SECONDS)
+        try:
+            game = room.game
+            if game is None or game.over or room.hub.closed:
+                return
+            table = await room.hub.queries.table(room.table_id)
+            player = next((p for p in table.players if p.seat == seat), None)
+            if player is None or player.bot or player.stand_in:
+                return
+            since = self.away_since(player)
+            if since is None or time.time() - since < AWAY_NOTICE_SECONDS - 0.5:
+                return  # back meanwhile (maybe away again since: that departure says it)
+            timed = bool(table.turn_seconds or table.choose_seconds)
+            left = max(0, round(since + table.grace_seconds - time.time()))
+            await room.feed.notice("away", seat=seat, grace=left, auto=timed)
+            self._refresh_at(since + table.grace_seconds)
+        except Exception as exc:
+            log.warning("no away notice for seat %s of table %s: %r", seat, room.table_id, exc)
 
     # -- hand-over and return -------------------------------------------------------------------
 
@@ -161,9 +226,7 @@ class StandIns:
 
     def return_soon(self, seat: int) -> None:
         """`returned`, once the caller (holding the room's lock) is done."""
-        task = asyncio.create_task(self.returned(seat))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self.returned(seat))
 
     async def returned(self, seat: int) -> None:
         """A socket of this seat's person opened while a bot played for it: the seat is theirs
@@ -176,16 +239,22 @@ class StandIns:
         except Exception as exc:
             log.warning("seat %s of table %s not given back: %r", seat, room.table_id, exc)
 
-    async def _start(self, seat: int, *, by: int | None) -> None:
+    async def _start(self, seat: int, *, by: int | None, away: bool = False) -> None:
         room = self.room
-        kind = room.hub.settings.default_bot_kind
+        # The host's choice for this table (issue 19), else the server's default: the normal bot.
+        table = await room.hub.queries.table(room.table_id)
+        kind = table.stand_in_kind or room.hub.settings.default_bot_kind
         seed = str(new_seed())
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)
             giver = room.audience.seat_info(by)
             by_name = giver.name if giver is not None else None
             # The table's feed (app.table.feed): stored, replayed on reconnection, in the log.
-            await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)
+            # `away`: the server's hand-over after the grace period (else after time-outs).
+            if away:
+                await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name, away=True)
+            else:
+                await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name)
             await room.hub.bus.publish(room.table_id, None)
             room.bots.wake()
             log.info("a bot stands in for seat %s of table %s", seat, room.table_id)

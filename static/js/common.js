@@ -1,6 +1,46 @@
 // Shared helpers for the lobby and the table page: DOM building, the HTTP API, local storage.
 
-import { t, getLang, setLang, onLangChange, applyStatic } from "./i18n.js";
+import { t, getLang, setLang, onLangChange, applyStatic, ofName } from "./i18n.js";
+
+// Issue 18: a person's name is isolated from the text around it, so that a right-to-left name
+// cannot reorder the sentence ("Cid ▯ 4 :مرحبا"). Names travel inside strings between FSI and PDI
+// (iso); h() and setText() turn each such span into a <bdi> element (attributes and the tab's
+// title just drop the marks).
+const FSI = "\u2068";
+const PDI = "\u2069";
+const MARKS = /[\u2068\u2069]/g;
+
+/** A name, marked to be isolated wherever it is shown. */
+export function iso(name) {
+  return `${FSI}${plain(name)}${PDI}`;
+}
+
+/** The text without isolation marks (attributes, the tab's title, comparisons). */
+export function plain(text) {
+  return String(text).replace(MARKS, "");
+}
+
+/** Text nodes, each marked name a <bdi>: text is never parsed as HTML. */
+export function textNodes(text) {
+  const out = [];
+  const parts = String(text).split(FSI);
+  if (parts[0]) out.push(document.createTextNode(parts[0].replace(MARKS, "")));
+  for (const part of parts.slice(1)) {
+    const end = part.indexOf(PDI);
+    const name = end < 0 ? part : part.slice(0, end);
+    const bdi = document.createElement("bdi");
+    bdi.textContent = name;
+    out.push(bdi);
+    const rest = end < 0 ? "" : part.slice(end + 1).replace(MARKS, "");
+    if (rest) out.push(document.createTextNode(rest));
+  }
+  return out;
+}
+
+/** el.textContent = text, names isolated. */
+export function setText(el, text) {
+  el.replaceChildren(...textNodes(text ?? ""));
+}
 
 /** Build a DOM element. Text is always set through textContent, never parsed as HTML. */
 export function h(tag, attrs = {}, ...children) {
@@ -8,16 +48,17 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
-    else if (key === "text") el.textContent = value;
+    else if (key === "text") setText(el, value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
     } else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, String(value));
+    else el.setAttribute(key, plain(value));
   }
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) el.append(child);
+    else el.append(...textNodes(child));
   }
   return el;
 }
@@ -25,6 +66,16 @@ export function h(tag, attrs = {}, ...children) {
 /** replaceChildren that skips empty slots (null, false, undefined). */
 export function fill(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+/** "Ann’s table": named after its host, else its first person, never a bot (issue 18: not "Bot 1’s
+ *  table" once the host has left); "Table <id>" while nobody sits. */
+export function tableTitle(table, id) {
+  const players = (table && table.players) || [];
+  const p = players.find((x) => x.seat === table.host && !x.bot) || players.find((x) => !x.bot && x.name);
+  if (!p) return t("table.title", { id: id ?? (table && table.id) });
+  const name = iso(p.name);
+  return t("lobby.table_of", { name, of_name: ofName(name) });
 }
 
 /** "15 s", "2 min". */

@@ -6,6 +6,7 @@
 import { getLang, t, plural, typeset, listNames } from "./i18n.js";
 import { charName, theCard, ofCard } from "./characters.js";
 import { promptText, describeOptionFr } from "./prompt-text.js";
+import { iso } from "./common.js";
 
 const SEAT_KEYS = ["seat", "victim", "winner"];
 const COLOURS = ["red", "blue", "yellow"];
@@ -85,7 +86,10 @@ function victimChoice(e, n) {
 const EN = {
   choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
     ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
-  turn_started: (e) => e.template ? null : `Turn ${e.turn}${e.specials ? `: this turn’s special characters are the ${listNames(e.specials.map((c) => charName(c)))}` : ""}.`,
+  // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf" (issue 18).
+  turn_started: (e) => e.specials && e.specials.length
+    ? `Turn ${e.turn}: this turn’s special characters are ${listNames(e.specials.map(theCard))}.`
+    : e.template ? null : `Turn ${e.turn}.`,
   bids_revealed: (e, n) => `Bids for ${theCard(e.card)}: ${bidList(e.bids, n, withValue)}.`,
   tiebreak_started: (e, n) => `Tie at ${e.value} between ${listNames((e.seats || []).map(n))}: they bid Silver to break it.`,
   tiebreak_revealed: (e, n) => `Tie-break: ${bidList(e.bids, n, (b) => `${b.silver} Silver${b.amulet ? " with an Amulet" : ""}`)}.`,
@@ -154,15 +158,26 @@ function timedOut(e, n) {
 
 /** The sentence of a table notice about a stand-in (a line of the table's feed, app.game.feed:
  *  {kind, seat, name, data}), or null for other kinds. */
+/** "0:30", "2:00": minutes and seconds. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export function noticeSentence(notice, nameOf) {
   const data = notice.data || {};
-  const name = notice.name || (typeof notice.seat === "number" ? nameOf(notice.seat) : "");
+  const name = notice.name ? iso(notice.name) : typeof notice.seat === "number" ? nameOf(notice.seat) : "";
   if (notice.kind === "back") return typeset(t("log.back", { name }));
+  if (notice.kind === "away") {
+    // Issue 18: "Ben left the table — a bot will play for them in 0:30."
+    const left = clock(Number(data.grace) || 0);
+    return typeset(t(data.auto ? "notice.away" : "notice.away_untimed", { name, t: left }));
+  }
   if (notice.kind !== "stand_in") return null;
   if (typeof data.by === "number") {
-    return typeset(t("log.stand_in_by", { name, by: data.by_name || nameOf(data.by) }));
+    return typeset(t("log.stand_in_by", { name, by: data.by_name ? iso(data.by_name) : nameOf(data.by) }));
   }
-  return typeset(t("log.stand_in_auto", { name }));
+  return typeset(t(data.away ? "log.stand_in_away" : "log.stand_in_auto", { name }));
 }
 
 function choiceFr(e, n) {

@@ -85,7 +85,7 @@ export function listNames(names) {
 /** French "de" before a name: "d’Alice", "de Bob". */
 export function ofName(name) {
   if (current !== "fr") return name;
-  return /^[aeiouyhâàéèêëîïôûùAEIOUYHÂÀÉÈÊÎÏÔÛ]/.test(String(name)) ? `d’${name}` : `de ${name}`;
+  return /^\u2068?[aeiouyhâàéèêëîïôûùAEIOUYHÂÀÉÈÊÎÏÔÛ]/.test(String(name)) ? `d’${name}` : `de ${name}`;
 }
 
 export function humanize(id) {

@@ -1,9 +1,9 @@
 // The lobby: your name, a new table, the list of open tables, quick play, games to watch.
 
 import {
-  h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError, formatSeconds,
+  h, $, api, savedName, saveName, saveSeat, savedSeat, setupLanguageSwitch, ApiError, formatSeconds, iso, tableTitle,
 } from "./common.js";
-import { t, getLang, ofName } from "./i18n.js";
+import { t, getLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { setupQueue, renderQueue } from "./queue.js";
 
@@ -54,14 +54,14 @@ function renderSeatPicker() {
   }
 }
 
+/** The seated players' names, each isolated (a right-to-left name stays in its place). */
 function playerNames(table) {
-  return (table.players || []).map((p) => p.name).filter(Boolean);
+  return (table.players || []).map((p) => p.name).filter(Boolean).map(iso);
 }
 
-/** "Alice’s table" / "Table d’Alice", or "Table <id>" with nobody seated. */
+/** "Alice’s table" / "Table d’Alice" (its host, never a bot), or "Table <id>" with nobody seated. */
 function tableName(table, id) {
-  const names = table ? playerNames(table) : [];
-  return names.length ? t("lobby.table_of", { name: names[0], of_name: ofName(names[0]) }) : t("table.title", { id });
+  return table ? tableTitle(table, id) : t("table.title", { id });
 }
 
 /** "2 of 3 online · active 3 min ago": seated people online, and the table's last activity. */
@@ -122,12 +122,15 @@ function renderWatch() {
   for (const table of playingTables) {
     const names = playerNames(table);
     const scored = (table.players || []).map((p) =>
-      typeof p.score === "number" ? t("lobby.name_score", { name: p.name, score: p.score }) : p.name);
+      typeof p.score === "number" ? t("lobby.name_score", { name: iso(p.name), score: p.score }) : iso(p.name));
+    // Two games of one host read alike: when each started tells them apart (issue 18).
+    const since = table.created_at ? new Intl.DateTimeFormat(getLang(), { timeStyle: "short" }).format(new Date(table.created_at)) : null;
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
         h("div", { class: "table-info" },
           h("strong", {}, tableName(table, table.id)),
           typeof table.turn === "number" ? h("span", { class: "tag" }, t("lobby.turn", { turn: table.turn })) : null,
+          since ? h("span", { class: "muted started-at" }, t("lobby.started_at", { time: since })) : null,
           scored.length ? h("span", { class: "muted names" }, scored.join(", ")) : null),
         h("div", { class: "row-actions" },
           savedSeat(table.id)
@@ -252,10 +255,11 @@ $("#create-form").addEventListener("submit", async (ev) => {
   try {
     const seats = Number(new FormData(ev.target).get("seats") || 3);
     const body = { seats, public: $("#public").checked };
+    // "No limit" is said explicitly: the server's default has limits (issue 18).
     const seconds = Number($("#timer").value);
-    if (seconds > 0) body.turn_seconds = seconds;
+    body.turn_seconds = seconds > 0 ? seconds : null;
     const chooseSeconds = Number($("#choose-timer").value); // issue 8: time for power decisions
-    if (chooseSeconds > 0) body.choose_seconds = chooseSeconds;
+    body.choose_seconds = chooseSeconds > 0 ? chooseSeconds : null;
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {

@@ -85,10 +85,19 @@ export function optionLabel(prompt, option, nameOfSeat) {
     if (typeof option.seat === "number" && nameOfSeat && /^Player \d+$/.test(String(option.label))) {
       return nameOfSeat(option.seat);
     }
-    return option.label ?? humanize(option.id);
+    return withCardName(option.label ?? humanize(option.id), option.card);
   }
   const derived = describeOptionFr(option, nameOfSeat);
   return derived ?? option.label ?? humanize(option.id);
+}
+
+/** The engine's label names a card as the box does ("Dwarf"): where two cards share that name,
+ *  the client's own name tells them apart ("Dwarf (4)", "Dwarf (5)"; issue 18). */
+function withCardName(label, card) {
+  if (typeof card !== "string" || !CHARACTERS[card]) return label;
+  const full = charName(card);
+  const bare = full.replace(/ \(\d+\)$/, "");
+  return full !== bare && !String(label).includes(full) ? String(label).replace(bare, full) : label;
 }
 
 const COLOUR_IDS = ["red", "blue", "yellow"];

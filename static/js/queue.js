@@ -151,6 +151,17 @@ async function resume() {
 
 async function join(name) {
   const size = $("#queue-size").value;
+  // Issue 18: a public table already waiting for players (the fullest that fits) comes first;
+  // the queue, and its bots, are for when there is none.
+  // (204, no body: none waits.)
+  const ask = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };
+  const seated = await api("POST", "/api/quickplay", { body: ask });
+  if (seated && seated.table_id) {
+    saveSeat(seated.table_id, { seat: seated.seat, token: seated.token, name });
+    note(t("queue.matched"));
+    window.location.assign(`/t/${encodeURIComponent(seated.table_id)}`);
+    return;
+  }
   const body = { name, size: size === "any" ? "any" : Number(size), bots_after: Number($("#queue-bots-after").value) };
   const out = await api("POST", "/api/queue", { body });
   ticket = { ticket: out.ticket, token: out.token, name };

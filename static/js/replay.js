@@ -3,8 +3,8 @@
 // store; and the proof of the shuffle: the browser hashes the revealed seed itself (WebCrypto)
 // and compares it with the commitment published at the start.
 
-import { h, $, fill, api, setupLanguageSwitch } from "./common.js";
-import { t, ofName } from "./i18n.js";
+import { h, $, fill, api, setupLanguageSwitch, setText, plain, tableTitle } from "./common.js";
+import { t } from "./i18n.js";
 import { eventSentence } from "./events.js";
 import { state, update, subscribe, refreshAll, nameOf, latestReveal } from "./store.js";
 import * as seats from "./panels/seats.js";
@@ -56,11 +56,11 @@ function renderStep() {
   $("#first-step").disabled = $("#prev-step").disabled = index === 0;
   $("#next-step").disabled = $("#last-step").disabled = index === replay.versions.length - 1;
   const winner = v.view.winner;
-  $("#turn-indicator").textContent = winner !== null && winner !== undefined
-    ? t("end.winner", { name: nameOf(winner) }) : t("table.turn", { n: v.view.turn });
-  const title = t("lobby.table_of", { name: nameOf(0), of_name: ofName(nameOf(0)) });
-  $("#replay-title").textContent = t("replay.heading", { table: title });
-  document.title = `${t("replay.title")} — ${title} — Dragonstones`;
+  setText($("#turn-indicator"), winner !== null && winner !== undefined
+    ? t("end.winner", { name: nameOf(winner) }) : t("table.turn", { n: v.view.turn }));
+  const title = tableTitle(state.table, state.tableId);
+  setText($("#replay-title"), t("replay.heading", { table: title }));
+  document.title = plain(`${t("replay.title")} — ${title} — Dragonstones`);
 }
 
 function wire() {

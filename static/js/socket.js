@@ -19,7 +19,7 @@ function url() {
   if (state.version >= 0) q.set("since", String(state.version));
   // Table chat: the lines missed since the last one seen; a spectator's label kept across visits.
   if (state.chatLast > 0) q.set("chat_since", String(state.chatLast));
-  if (!q.has("token")) q.set("viewer", viewerKey());
+  if (!q.has("token") && viewerKey()) q.set("viewer", viewerKey());
   const qs = q.toString();
   return `${proto}//${window.location.host}/ws/tables/${encodeURIComponent(state.tableId)}${qs ? "?" + qs : ""}`;
 }
@@ -90,6 +90,9 @@ function onMessage(msg) {
     case "hello":
       update({ hello: msg });
       if (msg.seat !== null && state.chatShowSpectators) send({ type: "chat_show", spectators: true });
+      break;
+    case "viewer":
+      keepViewerKey(msg.viewer);
       break;
     case "chat":
       absorbChat([msg.line]);
@@ -168,22 +171,27 @@ function settlePending() {
 
 // ---- table chat (issue 8) ----
 
-const VIEWER_KEY = "dragonstones.viewer";
+const VIEWER_KEY = "dragonstones.viewer.";
+let viewerKeyHere = null;
 
-/** A random key of this browser: the server hashes it into a spectator's label ("Spectator 3f2a"),
- *  the same on every visit. */
+/** The key the server gave this browser as a spectator of this table (its label, "Spectator
+ *  3f2a", signed): sent back on every visit to keep the label. None before the first visit. */
 function viewerKey() {
-  let key = null;
   try {
-    key = window.localStorage.getItem(VIEWER_KEY);
-    if (!key || !/^[A-Za-z0-9_-]{8,64}$/.test(key)) {
-      key = newId();
-      window.localStorage.setItem(VIEWER_KEY, key);
-    }
+    return viewerKeyHere || window.localStorage.getItem(VIEWER_KEY + state.tableId);
   } catch {
-    key = key || newId();
+    return viewerKeyHere;
   }
-  return key;
+}
+
+function keepViewerKey(key) {
+  if (typeof key !== "string" || !/^[A-Za-z0-9_-]{8,64}$/.test(key)) return;
+  viewerKeyHere = key;
+  try {
+    window.localStorage.setItem(VIEWER_KEY + state.tableId, key);
+  } catch {
+    // private browsing: the label lasts as long as the page
+  }
 }
 
 /** Send a chat line; false when the socket is not open (the text stays in the box). */

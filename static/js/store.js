@@ -3,6 +3,7 @@
 // holds game state: a renderer never reads the socket, the socket never touches the page.
 
 import { t } from "./i18n.js";
+import { iso } from "./common.js";
 
 const match = /^\/(?:t|replay)\/([^/]+)\/?$/.exec(window.location.pathname);
 const params = new URLSearchParams(window.location.search);
@@ -69,9 +70,10 @@ export function playerInfo(seat) {
   return (state.table && (state.table.players || []).find((x) => x.seat === seat)) || null;
 }
 
+/** A seat's name, isolated (common.iso: shown in a <bdi>). */
 export function nameOf(seat) {
   const p = playerInfo(seat);
-  return p && p.name ? p.name : t("seat.n", { n: seat + 1 });
+  return iso(p && p.name ? p.name : t("seat.n", { n: seat + 1 }));
 }
 
 export function myPrompt() {
@@ -139,7 +141,9 @@ function mergeLines(old, lines) {
 export function absorbChat(lines, last) {
   const chat = lines.filter((x) => x.channel !== "notices");
   const notices = lines.filter((x) => x.channel === "notices").map((x) => ({
-    ...x, version: x.data && typeof x.data.version === "number" ? x.data.version : state.version,
+    // Without a game version, a notice came before the game (sat down, left): it stays at the
+    // top of the log, also when a reload brings it after the game's state (issue 18).
+    ...x, version: x.data && typeof x.data.version === "number" ? x.data.version : -1,
   }));
   const ids = lines.map((x) => x.id);
   const patch = { chatLast: Math.max(state.chatLast, last ?? 0, ...ids) };

@@ -127,6 +127,8 @@ def server() -> Iterator[Server]:
             # server tests that aim at them.
             "HTTP_RATE_BURST": "1000",
             "MAX_SOCKETS_PER_ADDRESS": "200",
+            "READ_RATE_BURST": "1000",
+            "SOCKET_RATE_BURST": "1000",
             # The tests' seat drivers answer at machine speed, against bots that never wait.
             "RATE_PER_SECOND": "1000",
             "RATE_BURST": "2000",

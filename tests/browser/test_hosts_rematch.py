@@ -38,6 +38,13 @@ def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) ->
     alice.get_by_role("button", name="Remove Bot 3").click()
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
+    # Removing a person is confirmed first (issue 18); a bot goes without asking.
+    asked: list[str] = []
+    alice.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    alice.get_by_role("button", name="Remove Bob").click()
+    expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)  # not removed
+    assert asked == ["Remove Bob from the table?"]
+    alice.once("dialog", lambda d: d.accept())
     alice.get_by_role("button", name="Remove Bob").click()
     expect(bob.locator("#notice-text")).to_have_text("The host removed you from this table.")
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(1)

@@ -65,7 +65,13 @@ def test_a_private_table_is_not_listed_but_its_invite_link_works(
     bob.get_by_role("button", name="Sit down").click()
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
 
-    # Bob changes his mind before the start: his seat is free again.
+    # Bob changes his mind before the start: the page asks first (issue 18); his seat is free again.
+    asked: list[str] = []
+    bob.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    bob.get_by_role("button", name="Leave the table").click()
+    expect(bob.locator("#waiting-view")).to_be_visible()  # he said no: still seated
+    assert asked == ["Leave this table? Your seat goes to whoever comes next."]
+    bob.once("dialog", lambda d: d.accept())
     bob.get_by_role("button", name="Leave the table").click()
     expect(bob.locator("#create-form")).to_be_visible()
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(1)
@@ -129,6 +135,8 @@ def test_a_public_game_being_played_is_listed_to_watch(server: Server, new_page:
     expect(visitor.locator("#game-view")).to_be_visible()
     expect(visitor.locator(".spectator-note")).to_be_visible()
     expect(visitor.locator(".seat.me")).to_have_count(0)
-    # The spectator's log starts with the game's opening, sent by the server.
-    expect(visitor.locator("#log li").first).to_contain_text("Turn 1: this turn")
-    expect(visitor.locator("#log li").nth(1)).to_contain_text("Witch")
+    # The spectator's log starts with who sat down (issue 18: before the game, not after it),
+    # then the game's opening, sent by the server.
+    expect(visitor.locator("#log li").first).to_have_attribute("data-notice", "joined")
+    expect(visitor.locator("#log li:not(.notice)").first).to_contain_text("Turn 1: this turn")
+    expect(visitor.locator("#log li:not(.notice)").nth(1)).to_contain_text("Witch")

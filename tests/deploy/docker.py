@@ -73,12 +73,13 @@ def image_size(tag: str = IMAGE) -> int:
 
 
 class Compose:
-    """One compose project made of the repository's docker-compose.yml."""
+    """One compose project made of one of the repository's compose files (docker-compose.yml by
+    default; docker-compose.scale.yml for replicas behind nginx)."""
 
-    def __init__(self, project: str, env: dict[str, str]) -> None:
+    def __init__(self, project: str, env: dict[str, str], file: str = "docker-compose.yml") -> None:
         base = compose_command()
         assert base is not None
-        self.base = [*base, "-p", project, "-f", str(REPO / "docker-compose.yml")]
+        self.base = [*base, "-p", project, "-f", str(REPO / file)]
         self.env = {**os.environ, **env}
 
     def __call__(self, *args: str, timeout: float = 300) -> str:

@@ -113,6 +113,7 @@ def test_main_prints_json_on_request(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize("argv", [
     ["--games", "0"], ["--players", "7"], ["--players", "2"], ["--seed", "-1"],
     ["--bots", "heuristic,genius"], ["--bots", ","], ["--games", "many"], ["--colour", "red"],
+    ["--budget", "-1"], ["--budget", "soon"], ["--playouts", "0"],
 ])
 def test_bad_options_are_refused_clearly(argv: list[str],
                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,3 +150,34 @@ def test_engine_seeds_differ_between_games() -> None:
     seeds = {derive_seed(1, i) for i in range(1000)}
     assert len(seeds) == 1000 and all(0 <= s < 2**63 for s in seeds)
     engine.new_game(3, max(seeds))  # a valid engine seed
+
+
+def test_the_hard_bot_is_simulated_with_its_budget_and_the_figures(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Win rates with their 95% interval, CPU per decision by kind; --budget 0 and --playouts
+    make the run deterministic."""
+    argv = ["--games", "3", "--players", "3", "--seed", "5", "--bots", "hard,heuristic,heuristic",
+            "--budget", "0", "--playouts", "40", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    hard = figures["wins"]["hard"]
+    low, high = hard["ci95"]
+    assert 0.0 <= low <= hard["rate"] <= high <= 1.0 and high - low > 0.2  # 3 games: wide
+    assert hard["cpu_per_decision"]["decisions"] > 10
+    assert 0 < hard["cpu_per_decision"]["mean"] <= hard["cpu_per_decision"]["p99"]
+    assert figures["budget"] == {"playouts": 40, "seconds": 0.0}
+    assert main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["wins"]["hard"]["count"] == hard["count"] and again["actions"] == figures["actions"]
+    assert main(argv[:-1]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"hard\s+\d+ wins .*95% CI [\d.]+% to [\d.]+%", out), out
+    assert re.search(r"hard\s+\d+ decisions\s+mean [\d.]+ ms\s+p99 [\d.]+ ms", out), out
+    assert "Hard bot budget per decision: 40 playouts, no time limit" in out
+
+
+def test_the_confidence_interval_is_wilsons() -> None:
+    from app.simulate import SimulationResult
+    result = SimulationResult(300, 3, 0, ("hard", "heuristic"), wins={"hard": 165})
+    low, high = result.interval("hard")
+    assert low == pytest.approx(0.4935, abs=1e-3) and high == pytest.approx(0.6049, abs=1e-3)

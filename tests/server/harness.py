@@ -29,7 +29,9 @@ from websockets.protocol import State
 import engine
 import engine.bots
 from app.core.config import Settings
+from app.store.db import Database as AppDatabase
 from app.store.db import make_engine
+from app.store.games import GameStore
 from tests.ports import free_port as free_port  # the deploy tests take their ports from here
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +76,10 @@ class ServerProcess:
             # be seconds late: the slow-reader guard gets a margin no honest test client reaches
             # (tests/server/test_slow_reader.py sets its own, to read slowly on purpose).
             "SEND_TIMEOUT_SECONDS": "60",
+            "READ_RATE_PER_SECOND": "1000",
+            "READ_RATE_BURST": "2000",
+            "SOCKET_RATE_PER_SECOND": "1000",
+            "SOCKET_RATE_BURST": "2000",
             **settings,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -428,6 +434,30 @@ async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
     try:
         async with engine_.connect() as conn:
             return list((await conn.execute(text(sql), params)).all())
+    finally:
+        await engine_.dispose()
+
+
+async def loaded_state(db: Database, table_id: str) -> tuple[int, Any]:
+    """(version, state) of the table's game as a server loads it: the stored snapshot and the
+    actions after it replayed (app.store.games; `games.state` is only a snapshot)."""
+    settings = Settings(database_url=db.url, database_schema=db.schema)
+    store = GameStore(AppDatabase(settings, db.url), "unused")
+    try:
+        stored = await store.load(table_id)
+    finally:
+        await store.close()
+        await store.db.dispose()
+    assert stored is not None, f"table {table_id} has no game"
+    return stored.version, stored.current_state()
+
+
+async def db_execute(db: Database, sql: str, **params: Any) -> None:
+    """One write, committed."""
+    engine_ = make_engine(Settings(database_url=db.url, database_schema=db.schema), db.url)
+    try:
+        async with engine_.begin() as conn:
+            await conn.execute(text(sql), params)
     finally:
         await engine_.dispose()
 

@@ -260,8 +260,11 @@ async def test_spectators_channel_reaches_only_players_who_show_it(
     assert [x["text"] for x in b.lines() if x["channel"] == "spectators"] == [
         "zq spectators only", "zq second",
     ]
-    # A spectator's label is the same after a reconnection of the same browser.
-    w1_again = await connected(server.ws, table_id, None, None, viewer="browser-one-key")
+    # A spectator's label is the same after a reconnection of the same browser (with the key
+    # the server gave it with its label).
+    given = next(m for m in w1.messages if m["type"] == "viewer")
+    assert given["name"] == line["name"]
+    w1_again = await connected(server.ws, table_id, None, None, viewer=given["viewer"])
     await w1_again.say("me again")
     again = await w1_again.wait_line(lambda x: x.get("text") == "me again")
     assert again["name"] == line["name"]

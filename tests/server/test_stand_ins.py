@@ -40,7 +40,12 @@ def _player(table: dict[str, Any], seat: int) -> dict[str, Any]:
 async def _setup(
     http: httpx.AsyncClient, server: ServerProcess, grace: int = GRACE
 ) -> tuple[str, Seat, Seat, SeatClient, SeatClient]:
-    r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": grace})
+    # Untimed (issue 18 made time limits the default): here seated people hand the seat over;
+    # a timed table's server does it by itself once the grace has passed.
+    r = await http.post(
+        "/api/tables",
+        json={"seats": 3, "grace_seconds": grace, "turn_seconds": None, "choose_seconds": None},
+    )
     assert r.status_code == 201 and r.json()["grace_seconds"] == grace
     table_id = r.json()["id"]
     ann = await join(http, table_id, "Ann")

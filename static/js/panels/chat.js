@@ -1,9 +1,9 @@
-// The table chat (docs/protocol.md, "Table chat"): the players' lines, the spectators' own box
-// (a player shows it on demand), and the box to write in. Every line is plain text, set through
+// The table chat (docs/protocol.md, "Table chat"): one conversation, the spectators' lines in
+// their own style (a player may turn them off), and the box to write in. Every line is plain text, set through
 // textContent only: a line can never become markup. The panel follows the page: beside the game
 // log during the game, under the waiting room before it. Notices are shown by the game log.
 
-import { h, $, fill } from "../common.js";
+import { h, $, fill, iso } from "../common.js";
 import { t } from "../i18n.js";
 import { state, subscribe, update, mySeat } from "../store.js";
 import { sendChat, showSpectatorsChat } from "../socket.js";
@@ -17,9 +17,11 @@ function time(at) {
 
 function item(line) {
   const mine = line.channel === "players" ? line.seat === mySeat() && line.seat !== null : false;
+  const spectator = line.channel === "spectators";
   return h("li", { class: mine ? "mine" : null, dataset: { id: line.id, channel: line.channel } },
     h("time", { class: "chat-time", text: time(line.at) }),
-    h("span", { class: "chat-name", text: line.name || "?" }),
+    spectator ? h("span", { class: "chat-tag" }, t("chat.spectator_tag")) : null,
+    h("span", { class: "chat-name", text: iso(line.name || "?") }),
     h("span", { class: "chat-text", text: line.text || "" }));
 }
 
@@ -43,29 +45,68 @@ function place() {
   if (state.page === "waiting" && panel.previousElementSibling !== home) home.after(panel);
 }
 
+// -- issue 18: one conversation (the spectators' lines in their own style, unless a player turns
+// them off), and on a phone a chat tab that counts the lines not seen yet.
+
+let seenId = 0; // the highest line id the person has had in sight
+let chatInView = false;
+
+function visibleLines() {
+  const spectator = mySeat() === null;
+  const showSpectators = spectator || state.chatShowSpectators;
+  return state.chat.filter((x) => x.channel === "players" || (showSpectators && x.channel === "spectators"));
+}
+
+function renderTab() {
+  const tab = $("#chat-tab");
+  if (!tab) return;
+  const lines = visibleLines();
+  const last = lines.length ? lines[lines.length - 1].id : 0;
+  if (chatInView || !document.body.classList.contains("is-phone")) seenId = Math.max(seenId, last);
+  const unread = lines.filter((x) => x.id > seenId && x.seat !== mySeat()).length;
+  // Only while the chat is out of sight: in sight, it would cover the chat's own Send button.
+  tab.hidden = $("#chat-area").hidden || chatInView;
+  $("#chat-unread").textContent = unread ? String(unread) : "";
+  tab.setAttribute("aria-label", unread ? `${t("chat.tab")} — ${t("chat.unread", { n: unread })}` : t("chat.tab"));
+}
+
 function render() {
   place();
   const spectator = mySeat() === null;
-  const showSpectators = spectator || state.chatShowSpectators;
   $("#chat-show-wrap").hidden = spectator;
   $("#chat-show-spectators").checked = state.chatShowSpectators;
-  $("#chat-spectators-box").hidden = !showSpectators;
-  renderList($("#chat-players"), state.chat.filter((x) => x.channel === "players"), "chat.empty");
-  if (showSpectators) {
-    renderList($("#chat-spectators"), state.chat.filter((x) => x.channel === "spectators"), "chat.empty_spectators");
-  }
+  $("#chat-spectators-box").hidden = true;
+  renderList($("#chat-players"), visibleLines(), "chat.empty");
   $("#chat-input").placeholder = t(spectator ? "chat.placeholder_spectator" : "chat.placeholder");
   const err = $("#chat-error");
   err.hidden = !state.chatError;
   err.textContent = state.chatError ? t(`chat.error.${state.chatError}`) : "";
+  renderTab();
 }
 
 export function mount() {
   try {
-    update({ chatShowSpectators: window.localStorage.getItem("dragonstones.chat_spectators") === "1" });
+    // Shown unless this device turned them off.
+    update({ chatShowSpectators: window.localStorage.getItem("dragonstones.chat_spectators") !== "0" });
   } catch {
-    /* storage disabled */
+    update({ chatShowSpectators: true });
   }
+  const phone = window.matchMedia("(max-width: 760px)");
+  const onPhone = () => { document.body.classList.toggle("is-phone", phone.matches); renderTab(); };
+  phone.addEventListener("change", onPhone);
+  document.body.classList.toggle("is-phone", phone.matches);
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      chatInView = entries.some((e) => e.isIntersecting);
+      renderTab();
+    }).observe($("#chat-form"));
+  }
+  $("#chat-tab").addEventListener("click", () => {
+    $("#chat-area").scrollIntoView({ block: "end" });
+    $("#chat-input").focus({ preventScroll: true });
+    seenId = Math.max(seenId, ...visibleLines().map((x) => x.id));
+    renderTab();
+  });
   const input = $("#chat-input");
   input.maxLength = MAX_CHARS;
   $("#chat-form").addEventListener("submit", (ev) => {

@@ -1,7 +1,7 @@
 // The game-over card: the winner, everyone's score and stones, the seed, the replay. Closed, it
 // comes back with the "Results" button of the top bar.
 
-import { h, $, fill, api, ApiError, savedSeat, saveSeat } from "../common.js";
+import { h, $, fill, api, ApiError, savedSeat, saveSeat, iso } from "../common.js";
 import { t } from "../i18n.js";
 import { stonesEl } from "../cards.js";
 import { state, subscribe, update, mySeat, nameOf, isOver } from "../store.js";
@@ -37,7 +37,7 @@ async function fetchRematchHost(id) {
   try {
     const table = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
     const host = (table.players || []).find((p) => p.seat === table.host);
-    rematch.hostName = host ? host.name : null;
+    rematch.hostName = host ? iso(host.name) : null;
     // Nobody seated there yet (a moment after it opened): ask again shortly.
     if (!host) window.setTimeout(() => { rematch.fetched = null; render(); }, 1000);
     render();
@@ -69,7 +69,9 @@ function rematchEl() {
     const text = rematch.hostName ? t("end.again_link", { name: rematch.hostName }) : t("end.again_open");
     main = h("button", { type: "button", class: "btn primary", id: "rematch-join", disabled: rematch.busy, onclick: playAgain }, text);
   } else if (id) {
-    main = h("a", { class: "btn", id: "rematch-watch", href: newPath }, t("end.again_watch"));
+    // A spectator watches the new table (issue 18: not its join form, which a full table refuses).
+    const watchPath = `/t/${encodeURIComponent(id)}?watch=1`;
+    main = h("a", { class: "btn", id: "rematch-watch", href: watchPath }, t("end.again_watch"));
   }
   return [main, rematch.error ? h("p", { class: "form-error", role: "alert" }, rematch.error) : null];
 }

@@ -3,7 +3,7 @@
 // (a resync), the names changed, the language, or a server notice came (a line of the table's feed,
 // "a bot plays for Bea": placed after the events of the game version it came at).
 
-import { h, $, fill } from "../common.js";
+import { h, $, fill, iso } from "../common.js";
 import { t } from "../i18n.js";
 import { eventSentence, eventClass, isNoise, noticeSentence } from "../events.js";
 import { state, subscribe, nameOf } from "../store.js";
@@ -15,7 +15,7 @@ function item(e) {
 }
 
 function noticeItem(n) {
-  const name = n.name || (typeof n.seat === "number" ? nameOf(n.seat) : "");
+  const name = n.name ? iso(n.name) : typeof n.seat === "number" ? nameOf(n.seat) : "";
   const key = `notice.${n.kind}`;
   const params = { ...(n.data || {}), name, kind: n.kind };
   const text = noticeSentence(n, nameOf) ?? (t(key, params) === key ? t("notice.unknown", params) : t(key, params));

@@ -52,8 +52,11 @@ function render(force) {
     }
     fill(area, panel, error);
     // Move focus to the new decision so keyboard players can answer at once.
+    // (Also when the focus is on something no longer shown: the waiting room's Start button.)
     const first = area.querySelector("button:not([disabled]), input");
-    if (first && (hadFocus || document.activeElement === document.body)) first.focus({ preventScroll: true });
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || active.getClientRects().length === 0;
+    if (first && (hadFocus || lost)) first.focus({ preventScroll: true });
     if (window.matchMedia("(max-width: 760px)").matches) area.scrollIntoView({ block: "nearest", behavior: "smooth" });
     return;
   }

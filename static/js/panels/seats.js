@@ -2,7 +2,8 @@
 // whether each player has bid or is deciding, a bot playing for an absent player, and the button
 // that hands an absent player's seat to a bot.
 
-import { h, $, fill, api, ApiError } from "../common.js";
+import { h, $, fill, api, ApiError, setText } from "../common.js";
+import { clock } from "../events.js";
 import { t } from "../i18n.js";
 import { coinStack, stonesEl } from "../cards.js";
 import { state, subscribe, mySeat, nameOf, playerInfo } from "../store.js";
@@ -26,7 +27,7 @@ function seatStatus(seat) {
 
 /** The score as a die with its word under it: "2 points". */
 export function scoreEl(score) {
-  return h("span", { class: "score-box", "aria-label": t("table.points", { n: score }) },
+  return h("span", { class: "score-box", role: "img", "aria-label": t("table.points", { n: score }) },
     h("span", { class: "score-die", dataset: { score }, "aria-hidden": "true" }, String(score)),
     h("span", { class: "score-label", "aria-hidden": "true" }, t("table.points_word", { n: score })));
 }
@@ -73,7 +74,9 @@ function standInEl(seat, info, me) {
   if (info.stand_in) {
     return h("span", { class: "seat-standin", dataset: { standIn: seat } }, "🤖 ", t("table.stand_in", { name: nameOf(seat) }));
   }
-  if (!info.absent || me === null || me === seat || (state.view && state.view.winner !== null)) return null;
+  const over = state.view && state.view.winner !== null;
+  const away = !over && !info.connected && info.away_since ? awayEl(seat) : null;
+  if (!info.absent || me === null || me === seat || over) return away;
   const error = h("span", { class: "form-error", role: "alert", hidden: true });
   const button = h("button", {
     type: "button", class: "btn small hand-to-bot", dataset: { handToBot: seat },
@@ -89,10 +92,37 @@ function standInEl(seat, info, me) {
       }
     },
   }, t("table.hand_to_bot"));
-  return h("div", { class: "seat-row standin-offer" }, h("span", { class: "tag away" }, t("table.away")), button, error);
+  return [away, h("div", { class: "seat-row standin-offer" }, h("span", { class: "tag away" }, t("table.away")), button, error)];
+}
+
+// Issue 18: a person who left is named in words on their seat, with the time until a bot plays
+// for them at a timed table. Shown once they have been away a few seconds (a reload says nothing).
+const AWAY_SHOWN_AFTER_MS = 5000;
+
+function awayEl(seat) {
+  const el = h("p", { class: "seat-away", dataset: { awaySeat: seat }, hidden: true });
+  tickAway(el);
+  return el;
+}
+
+function tickAway(el) {
+  const seat = Number(el.dataset.awaySeat);
+  const info = playerInfo(seat);
+  const table = state.table || {};
+  if (!info || info.connected || info.stand_in || !info.away_since) return;
+  const since = Date.parse(info.away_since);
+  const now = Date.now();
+  el.hidden = now - since < AWAY_SHOWN_AFTER_MS;
+  const timed = Boolean(table.turn_seconds || table.choose_seconds);
+  const left = (since + (table.grace_seconds || 0) * 1000 - now) / 1000;
+  const text = timed && left > 0
+    ? t("table.left_bot_in", { name: nameOf(seat), t: clock(left) })
+    : t("table.left_table", { name: nameOf(seat) });
+  if (el.textContent !== text.replace(/[\u2068\u2069]/g, "")) setText(el, text);
 }
 
 export function mount() {
+  window.setInterval(() => document.querySelectorAll("#seats [data-away-seat]").forEach(tickAway), 1000);
   subscribe((changed) => {
     if (["view", "table", "hello", "seat"].some((k) => changed.has(k)) || changed.size === 0) render();
   });

@@ -1,12 +1,97 @@
-// The top bar during a game: whose move it is (with a chime when it becomes yours), the countdown
-// of a timed sealed round, and the connection banner.
+// The top bar during a game: whose move it is, the countdown of a timed round, the connection
+// banner; and the "your turn" alerts (issue 18): the tab's title blinks while the page is hidden,
+// an optional chime (off by default, remembered) and an opt-in browser notification while hidden;
+// none of them while the player has nothing to do. Time warnings are announced politely.
 
-import { h, $, fill } from "../common.js";
+import { h, $, fill, setText, plain, tableTitle } from "../common.js";
 import { t, listNames } from "../i18n.js";
 import { state, subscribe, mySeat, nameOf, isOver } from "../store.js";
 
 let wasMyMove = false;
 let audio = null;
+let blink = null; // the title's blinking interval while the page is hidden and it is your move
+let notice = null; // the browser notification shown for this move
+let warned = null; // the deadline whose "10 s left" was announced
+
+const SOUND_KEY = "dragonstones.sound";
+const NOTIFY_KEY = "dragonstones.notify";
+
+function pref(key) {
+  try {
+    return window.localStorage.getItem(key) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function setPref(key, on) {
+  try {
+    window.localStorage.setItem(key, on ? "1" : "0");
+  } catch {
+    /* storage disabled: the choice lasts as long as the page */
+  }
+}
+
+/** Say something through the page's polite live region (screen readers; nothing on screen). */
+export function announce(text) {
+  const el = $("#announcer");
+  if (!el) return;
+  el.textContent = "";
+  window.setTimeout(() => { el.textContent = plain(text); }, 50);
+}
+
+function baseTitle() {
+  return `${t("table.title", { id: state.tableId })} — Dragonstones`;
+}
+
+function stopBlink() {
+  if (blink) window.clearInterval(blink);
+  blink = null;
+}
+
+function startBlink() {
+  if (blink) return;
+  let on = false;
+  blink = window.setInterval(() => {
+    on = !on;
+    document.title = on ? t("turn.title_blink") : t("turn.title_yours");
+  }, 1000);
+}
+
+function notifyTurn() {
+  if (!pref(NOTIFY_KEY) || !("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    notice = new Notification(t("turn.yours"), { body: plain(t("turn.notify_body", { table: tableTitle(state.table, state.tableId) })), tag: `dragonstones-${state.tableId}` });
+    notice.onclick = () => { window.focus(); notice.close(); };
+  } catch {
+    notice = null; // some browsers allow notifications only from a service worker
+  }
+}
+
+/** The alerts follow the move: they start when it becomes yours, and all stop when it is not. */
+function alerts(mine) {
+  if (mine && !wasMyMove) {
+    if (pref(SOUND_KEY)) chime();
+    if (document.hidden) {
+      startBlink();
+      notifyTurn();
+    }
+  }
+  if (!mine) {
+    stopBlink();
+    if (notice) notice.close();
+    notice = null;
+  }
+}
+
+function renderAlerts() {
+  const box = $("#turn-alerts");
+  if (!box) return;
+  box.hidden = mySeat() === null || isOver();
+  $("#alert-sound").checked = pref(SOUND_KEY);
+  $("#alert-notify").checked = pref(NOTIFY_KEY) && "Notification" in window && Notification.permission === "granted";
+  $("#alert-notify").disabled = !("Notification" in window);
+}
 
 function unlockAudio() {
   // Browsers allow sound only after a gesture: create the context on the first click or key.
@@ -53,11 +138,13 @@ function renderTurn() {
   const status = turnStatus();
   // On a phone the panel is below the table: the indicator links down to the decision.
   if (status.mine) fill(el, h("a", { class: "jump", href: "#action-area" }, status.text));
-  else el.textContent = status.text;
+  else setText(el, status.text);
   el.classList.toggle("mine", status.mine);
   el.dataset.mine = status.mine ? "1" : "0";
-  document.title = status.mine ? t("turn.title_yours") : `${t("table.title", { id: state.tableId })} — Dragonstones`;
-  if (status.mine && !wasMyMove) chime();
+  el.title = plain(status.text); // the phone's one-line bar may cut it short
+  if (!blink) document.title = status.mine ? t("turn.title_yours") : baseTitle();
+  alerts(status.mine);
+  if (!status.mine) document.title = baseTitle();
   wasMyMove = status.mine;
 }
 
@@ -78,9 +165,38 @@ function tickCountdown() {
   el.title = t("table.time_left", { t: formatClock(left) });
   el.setAttribute("aria-label", el.title);
   el.classList.toggle("urgent", left < 10000);
+  if (left < 10500 && left > 0 && warned !== state.deadline && turnStatus().mine) {
+    warned = state.deadline;
+    announce(t("turn.time_warning", { t: "10 s" }));
+  }
 }
 
 export function mount() {
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) {
+      stopBlink();
+      if (state.view) renderTurn();
+    } else if (wasMyMove) {
+      startBlink();
+    }
+  });
+  $("#alert-sound").addEventListener("change", (ev) => {
+    setPref(SOUND_KEY, ev.target.checked);
+    unlockAudio();
+  });
+  $("#alert-notify").addEventListener("change", async (ev) => {
+    const box = ev.target;
+    const note = $("#alert-note");
+    note.hidden = true;
+    if (!box.checked) return setPref(NOTIFY_KEY, false);
+    const answer = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+    box.checked = answer === "granted";
+    setPref(NOTIFY_KEY, box.checked);
+    if (answer === "denied") {
+      note.textContent = t("table.notify_denied");
+      note.hidden = false;
+    }
+  });
   document.addEventListener("pointerdown", unlockAudio, { once: true });
   document.addEventListener("keydown", unlockAudio, { once: true });
   window.setInterval(tickCountdown, 250);
@@ -89,7 +205,10 @@ export function mount() {
       $("#conn-banner").hidden = !state.offline;
       document.body.classList.toggle("offline", state.offline);
     }
-    if (["view", "prompts", "pending", "table", "hello"].some((k) => changed.has(k)) || changed.size === 0) renderTurn();
+    if (["view", "prompts", "pending", "table", "hello"].some((k) => changed.has(k)) || changed.size === 0) {
+      renderTurn();
+      renderAlerts();
+    }
     if (changed.has("deadline") || changed.has("view")) tickCountdown();
   });
 }

@@ -2,18 +2,42 @@
 // already started (with the way to watch it), and the waiting room (seats, invite and spectator
 // links, bots, start, leave).
 
-import { h, $, fill, api, ApiError, savedName, saveName, saveSeat, copyText, absoluteUrl, formatSeconds } from "../common.js";
-import { t, getLang } from "../i18n.js";
+import { h, $, fill, api, ApiError, savedName, saveName, saveSeat, copyText, absoluteUrl, formatSeconds, iso, setText, tableTitle } from "../common.js";
+import { t, getLang, listNames } from "../i18n.js";
 import { state, subscribe, update, mySeat, playerInfo } from "../store.js";
 import { connect, stop } from "../socket.js";
 
 const tablePath = () => `/api/tables/${encodeURIComponent(state.tableId)}`;
 
+/** Issue 18: the table's time limits and stand-ins in one sentence (waiting room, join page). */
+export function limitsText(table) {
+  const grace = formatSeconds(table.grace_seconds || 0);
+  if (!table.turn_seconds && !table.choose_seconds) return t("table.no_limits", { grace });
+  return [
+    table.turn_seconds ? t("table.timer", { t: formatSeconds(table.turn_seconds) }) : "",
+    table.choose_seconds ? t("table.choose_timer", { t: formatSeconds(table.choose_seconds) }) : "",
+    t("table.grace", { grace }),
+  ].filter(Boolean).join(" ");
+}
+
 function renderJoin() {
   const table = state.table;
-  $("#join-table-info").textContent = table
-    ? `${t("table.title", { id: state.tableId })} — ${t("lobby.seats_taken", { taken: table.taken, seats: table.seats })}`
-    : "";
+  // Issue 18: the table's name, its host, who sits there and its settings; not a raw id.
+  $("#join-title").textContent = table ? `${t("table.join_title")} — ` : t("table.join_title");
+  if (table) $("#join-title").append(...h("span", {}, tableTitle(table, state.tableId)).childNodes);
+  const info = $("#join-table-info");
+  if (table) {
+    const host = (table.players || []).find((p) => p.seat === table.host && !p.bot);
+    const people = (table.players || []).map((p) => iso(p.name));
+    fill(info,
+      h("span", { class: "join-host" }, host
+        ? t("table.join_info", { host: iso(host.name), taken: table.taken, seats: table.seats })
+        : t("table.join_nobody", { taken: table.taken, seats: table.seats })),
+      people.length ? h("span", { class: "join-seated" }, t("table.join_seated", { names: listNames(people) })) : null,
+      h("span", { class: "join-limits" }, limitsText(table)));
+  } else {
+    fill(info);
+  }
   $("#join-watch").href = `/t/${encodeURIComponent(state.tableId)}?watch=1`;
   const full = table && table.taken >= table.seats;
   $("#join-button").disabled = Boolean(full);
@@ -46,13 +70,17 @@ function renderStarted() {
   }
 }
 
-/** The host's × beside a seat: a bot leaves, a person is removed (their token stops working). */
+/** The host's × beside a seat: a bot leaves, a person is removed (their token stops working),
+ *  once the host confirms (issue 18). */
 function removeButton(p) {
   const path = p.bot ? `${tablePath()}/bots/${p.seat}` : `${tablePath()}/seats/${p.seat}`;
   return h("button", {
     type: "button", class: "btn subtle remove-seat", dataset: { remove: p.seat },
     "aria-label": t("table.remove_seat", { name: p.name }), title: t("table.remove_seat", { name: p.name }),
-    onclick: (ev) => waitingAction(ev.currentTarget, () => api("DELETE", path, { token: state.seat.token })),
+    onclick: (ev) => {
+      if (!p.bot && !window.confirm(t("table.confirm_remove", { name: p.name }))) return;
+      waitingAction(ev.currentTarget, () => api("DELETE", path, { token: state.seat.token }));
+    },
   }, "×");
 }
 
@@ -80,17 +108,19 @@ function renderHost(table, me) {
   const hint = $("#host-hint");
   hint.hidden = !host;
   if (host) {
-    hint.textContent = iHost ? t("table.you_host")
-      : me !== null ? t("table.waiting_host", { name: host.name }) : t("table.hosted_by", { name: host.name });
+    setText(hint, iHost ? t("table.you_host")
+      : me !== null ? t("table.waiting_host", { name: iso(host.name) }) : t("table.hosted_by", { name: iso(host.name) }));
   }
   $("#add-bot").hidden = !iHost;
+  $("#bot-kind").hidden = !iHost; // issue 19: easy / normal / hard
   $("#start-game").hidden = !iHost;
   const settings = $("#table-settings");
   settings.hidden = !iHost;
   if (iHost && !settings.open) {
     $("#settings-public").checked = Boolean(table.public);
-    $("#settings-timer").value = table.turn_seconds ? String(table.turn_seconds) : "";
+    setSeconds($("#settings-timer"), table.turn_seconds);
     setSeconds($("#settings-choose-timer"), table.choose_seconds); // issue 8
+    $("#settings-stand-in").value = table.stand_in_kind === "hard" ? "hard" : "heuristic"; // issue 19
   }
   return iHost;
 }
@@ -105,8 +135,9 @@ function renderWaiting() {
     if (!p) return h("li", { class: "empty" }, t("table.empty_seat"));
     return h("li", { dataset: { seat } },
       h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: presenceTitle(p) }),
-      h("strong", { class: "name", title: p.name }, p.name),
+      h("strong", { class: "name", title: p.name }, iso(p.name)),
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      p.bot && p.bot_kind ? h("span", { class: "tag bot-kind" }, t(`table.bot_kind.${p.bot_kind}`)) : null,
       seat === table.host ? h("span", { class: "tag host-tag" }, t("table.host")) : null,
       seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
       iHost && seat !== me ? removeButton(p) : null);
@@ -119,14 +150,12 @@ function renderWaiting() {
   const full = table.taken >= table.seats;
   $("#waiting-actions").hidden = !seated;
   $("#add-bot").disabled = full;
+  $("#bot-kind").disabled = full;
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !iHost || full;
   const timerHint = $("#timer-hint");
-  timerHint.hidden = !table.turn_seconds && !table.choose_seconds;
-  timerHint.textContent = [
-    table.turn_seconds ? t("table.timer", { t: formatSeconds(table.turn_seconds) }) : "",
-    table.choose_seconds ? t("table.choose_timer", { t: formatSeconds(table.choose_seconds) }) : "",
-  ].filter(Boolean).join(" ");
+  timerHint.hidden = false; // issue 18: the time limits (or their absence) are always said
+  timerHint.textContent = limitsText(table);
   $("#waiting-spectator").hidden = seated;
 }
 
@@ -175,6 +204,7 @@ async function saveSettings(ev) {
   const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
   const chooseTimer = $("#settings-choose-timer").value; // issue 8: time for power decisions
   body.choose_seconds = chooseTimer ? Number(chooseTimer) : null;
+  body.stand_in_kind = $("#settings-stand-in").value; // issue 19: normal unless the host picks hard
   await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
   $("#table-settings").open = false;
   renderWaiting();
@@ -204,10 +234,10 @@ export function mount() {
   $("#join-form").addEventListener("submit", join);
   const token = () => state.seat.token;
   $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
-    api("POST", `${tablePath()}/bots`, { body: { count: 1 }, token: token() })));
+    api("POST", `${tablePath()}/bots`, { body: { count: 1, kind: $("#bot-kind").value }, token: token() })));
   $("#start-game").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
     api("POST", `${tablePath()}/start`, { token: token() })));
-  $("#leave-table").addEventListener("click", (ev) => waitingAction(ev.currentTarget, async () => {
+  $("#leave-table").addEventListener("click", (ev) => window.confirm(t("table.confirm_leave")) && waitingAction(ev.currentTarget, async () => {
     await api("POST", `${tablePath()}/leave`, { token: token() });
     saveSeat(state.tableId, null);
     stop();

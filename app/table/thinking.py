@@ -1,0 +1,81 @@
+"""Hard bots think here: in a pool of worker processes, off the event loop, so that the actions,
+frames and timers of other games are not delayed while a search runs (issue 19).
+
+Each decision is a fresh `engine.HardBot` seeded from the seat's bot seed and the game's version:
+the worker keeps nothing between decisions, and the same seat at the same version decides alike.
+The pool (`hard_bot_workers` processes, started on the first decision) is made with "spawn", not
+"fork": a fork of a server with threads (aiosqlite's) could inherit a held lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger("dragonstones.thinking")
+
+
+def decision_seed(bot_seed: int, version: int) -> int:
+    digest = hashlib.sha256(f"dragonstones-hard:{bot_seed}:{version}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def lower_priority(niceness: int) -> None:
+    """In each worker, once: a lower CPU priority than the server's, so that on a busy machine
+    the event loop (people's actions, frames, timers) is scheduled before the searches. The
+    budget is CPU time: a search gets its full budget, only later."""
+    if niceness > 0:
+        os.nice(niceness)
+
+
+def think(seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: float,
+          playouts: int) -> dict[str, Any]:
+    """In a worker: one decision of the hard bot, stopped by its CPU time or its playouts."""
+    from engine.hard import HardBot
+
+    bot = HardBot(seed, playouts=playouts, clock=time.process_time, seconds=seconds or None)
+    return bot.act(view, prompt)
+
+
+class Thinkers:
+    """This process's pool of worker processes for the hard bots."""
+
+    def __init__(self, workers: int, seconds: float, playouts: int, niceness: int = 10) -> None:
+        self.workers = max(1, workers)
+        self.niceness = niceness
+        self.seconds = seconds
+        self.playouts = playouts
+        self.pool: ProcessPoolExecutor | None = None
+
+    async def decide(self, bot_seed: int, version: int, view: dict[str, Any],
+                     prompt: dict[str, Any]) -> dict[str, Any]:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(self.workers,
+                                            mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=lower_priority,
+                                            initargs=(self.niceness,))
+            log.info("hard bots think in %d worker process(es), %.3g s of CPU per decision, "
+                     "niceness +%d", self.workers, self.seconds, self.niceness)
+        pool = self.pool
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, think, decision_seed(bot_seed, version), view,
+                                              prompt, self.seconds, self.playouts)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the next decision starts a new pool.
+            log.warning("the hard bots' process pool broke; starting a new one")
+            if self.pool is pool:
+                self.pool = None
+            raise
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None

@@ -103,7 +103,12 @@ async def test_the_queue_seats_normal_bots_without_a_body(database: Database,
 async def _stand_in_kind(http: httpx.AsyncClient, server: ServerProcess,
                          chosen: str | None) -> dict[str, Any]:
     """Bob leaves a started game, Ann hands his seat to a bot: the table's player record."""
-    r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": 1})
+    # Untimed: at a timed table (the default since issue 18) the server hands the seat over by
+    # itself once the grace has passed, racing Ann's request.
+    r = await http.post(
+        "/api/tables",
+        json={"seats": 3, "grace_seconds": 1, "turn_seconds": None, "choose_seconds": None},
+    )
     table_id = r.json()["id"]
     ann = await join(http, table_id, "Ann")
     bob = await join(http, table_id, "Bob")

@@ -137,7 +137,7 @@ function renderWaiting() {
       h("span", { class: `presence ${p.connected || p.bot ? "on" : ""}`, title: presenceTitle(p) }),
       h("strong", { class: "name", title: p.name }, iso(p.name)),
       p.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
-      p.bot && p.bot_kind ? h("span", { class: "tag bot-kind" }, t(`table.bot_kind.${p.bot_kind}`)) : null,
+      p.bot && p.bot_kind ? h("span", { class: "bot-kind" }, t(`table.bot_kind.${p.bot_kind}`)) : null,
       seat === table.host ? h("span", { class: "tag host-tag" }, t("table.host")) : null,
       seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
       iHost && seat !== me ? removeButton(p) : null);

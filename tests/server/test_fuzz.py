@@ -67,6 +67,10 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(
             "run",
             f"{server.http}/openapi.json",
             "--checks", "all",
+            # JSON Schema counts 4.0 as an integer; the server refuses it on purpose (issue 20:
+            # integers only, the same on every route; tests/server/test_public_limits.py), so
+            # "schema-valid data is accepted" cannot hold for numbers. Every other check runs.
+            "--exclude-checks", "positive_data_acceptance",
             "--seed", str(SEED),
             "--max-examples", "15",
             "--max-time", "35",

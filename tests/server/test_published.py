@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import (
     Database,
@@ -179,6 +180,7 @@ async def test_costly_reads_have_a_limit_of_their_own(
             assert (await elsewhere.get("/api/tables")).status_code == 200
 
 
+@pytest.mark.serial  # a latency comparison: alone, after the parallel tests
 async def test_a_replay_flood_does_not_slow_another_table(
     sqlite_db: Database, server_factory: ServerFactory
 ) -> None:
@@ -213,5 +215,9 @@ async def test_a_replay_flood_does_not_slow_another_table(
         f"{answered.count(429)}×429"
     )
     assert len(quiet) >= 20 and len(flooded) >= 20, (len(quiet), len(flooded))
-    assert answered.count(200) >= 4 and answered.count(429) > 0, answered
-    assert p99(flooded) <= 2 * p99(quiet), (p99(quiet), p99(flooded))
+    # Whether the flood reaches its read limit depends on how long the games last; the limit
+    # itself is tested in test_costly_reads_have_a_limit_of_their_own.
+    assert answered.count(200) >= 4, answered
+    # Within 2x; a quiet p99 below 25 ms counts as 25 ms (on a quiet machine a p99 of some 40
+    # actions is one scheduling hiccup; the flood this guards against cost seconds).
+    assert p99(flooded) <= 2 * max(p99(quiet), 0.025), (p99(quiet), p99(flooded))

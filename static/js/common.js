@@ -65,15 +65,7 @@ export function h(tag, attrs = {}, ...children) {
 
 /** replaceChildren that skips empty slots (null, false, undefined). */
 export function fill(el, ...children) {
-  // A control that had the keyboard focus keeps it when its panel is drawn again (a frame may
-  // redraw a panel between a keyboard user's Tab and Enter); controls are found again by id.
-  const focused = document.activeElement;
-  const refocus = focused && focused.id && el.contains(focused) ? focused.id : null;
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
-  if (refocus && !el.contains(document.activeElement)) {
-    const again = el.querySelector(`#${CSS.escape(refocus)}`);
-    if (again) again.focus();
-  }
 }
 
 /** "Ann’s table": named after its host, else its first person, never a bot (issue 18: not "Bot 1’s

@@ -93,6 +93,10 @@ function render() {
     update({ endDismissed: true });
     reopen.focus();
   };
+  // The end view is drawn again on every frame: a control that had the keyboard focus keeps it
+  // (a spectator's Enter on "Watch the new table" was lost between focus and keypress).
+  const focused = document.activeElement;
+  const refocus = focused && focused.id && box.contains(focused) ? focused.id : null;
   fill(box, h("div", { class: "end-box" },
     h("h2", { id: "end-title" }, t("end.title")),
     h("p", { class: "winner-name", dataset: { winner: v.winner } }, v.winner === me ? t("end.you_win") : t("end.winner", { name: nameOf(v.winner) })),
@@ -110,6 +114,10 @@ function render() {
       gameId ? h("a", { class: "btn subtle", id: "replay-link", href: `/api/games/${encodeURIComponent(gameId)}`, target: "_blank", rel: "noopener" }, t("end.replay")) : null,
       h("button", { type: "button", class: "btn subtle close", "aria-label": "✕", onclick: close }, "✕"))));
   box.hidden = false;
+  if (refocus && !box.contains(document.activeElement)) {
+    const again = box.querySelector(`#${CSS.escape(refocus)}`);
+    if (again) again.focus();
+  }
 }
 
 export function mount() {

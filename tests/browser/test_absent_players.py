@@ -95,8 +95,9 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
         for token in tokens:
             others.play(server, table_id, token)
         expect(alice.locator("#game-view")).to_be_visible()
-        # Bob and Carol bid nothing: Alice wins every card with 1 Fairy Gold, until one asks her
-        # a power decision.
+        # Bob and Carol bid nothing: Alice wins every card with one coin (Fairy Gold while she has
+        # some, then Common Gold: the server's seed decides how soon a card asks a decision), until
+        # one asks her a power decision. With no coin left she bids nothing (R11: nobody wins).
         area = alice.locator("#action-area")
         for _ in range(40):
             expect(area).to_have_attribute("data-state", re.compile("^(bid|choose)$"), timeout=20_000)
@@ -105,8 +106,14 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
             expect(alice.locator("#countdown")).to_be_hidden()  # bids are not timed here
             reveals = alice.locator("#log li[data-type=bids_revealed]")
             before = reveals.count()
-            alice.click("#action-area [data-more=fairy_gold]")
-            alice.get_by_role("button", name="Submit bid").click()
+            for coin in ("fairy_gold", "common_gold"):
+                more = alice.locator(f"#action-area [data-more={coin}]")
+                if more.count() and more.is_enabled():
+                    more.click()
+                    alice.get_by_role("button", name="Submit bid").click()
+                    break
+            else:
+                alice.get_by_role("button", name="Bid nothing").click()
             expect(reveals).to_have_count(before + 1)
         else:
             raise AssertionError("Alice was never asked a power decision")

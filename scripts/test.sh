@@ -2,10 +2,10 @@
 # Sets up .venv with the development tools (if needed) and runs the whole test suite: ruff, mypy,
 # lint-imports (the layers of app/, written in pyproject.toml), pytest. Arguments pass through to
 # pytest, which then runs just that, in one process: bash scripts/test.sh tests/engine -q
-# Without arguments the suite runs in three parts: the independent tests on one worker more than
-# there are cores (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then
-# the `docker` (deploy) ones, two at a time. Each part prints its slowest tests; the end, the time
-# of each stage, the time of each folder and the slowest tests of the whole run.
+# Without arguments the suite runs in three parts: the independent tests on every core
+# (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then the `docker`
+# (deploy) ones. Each part prints its slowest tests; the end, the time of each stage, the time
+# of each folder and the slowest tests of the whole run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stages.sh
@@ -23,9 +23,7 @@ fi
 
 reports=tests/artifacts/junit  # kept after the run, for a closer look
 rm -rf "$reports" && mkdir -p "$reports"
-# One worker more than cores: a third of the machine stayed idle with one per core (browser
-# renders, timers and round trips wait), measured under a low-priority load that took it.
-workers=${PYTEST_WORKERS:-$(($(nproc) + 1))}
+workers=${PYTEST_WORKERS:-$(nproc)}
 
 # One part of the suite; exit 5 (no test selected, e.g. no `serial` test left) is not a failure.
 part() {
@@ -43,7 +41,6 @@ failed=0
 stage "tests: parallel ($workers workers)" \
     part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
 stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
-# The deploy tests use projects, image tags and ports of their own: side by side.
-stage "deploy: docker compose" part deploy -n 2 -m docker || failed=1
+stage "deploy: docker compose" part deploy -m docker || failed=1
 .venv/bin/python scripts/test_times.py "$reports"/*.xml || true
 exit "$failed"

@@ -75,8 +75,18 @@ def test_the_results_come_back_and_your_tables_show_finished_games(server: Serve
         driver.play_to_the_end()
     end = page.locator("#end-view")
     expect(end.locator(".end-box")).to_be_visible(timeout=30_000)
+    # The card covers the page below the top bar: nothing under it takes the focus or a click
+    # (axe once found the chat's Send button under the card), the top bar stays in use.
+    under = "el => Boolean(el.closest('[inert]'))"
+    assert page.locator("#chat-send").evaluate(under)
+    assert page.locator("#log").evaluate(under)
+    assert not page.locator("[data-lang-button=fr]").evaluate(under)
+    top = page.locator(".topbar").bounding_box()
+    card = end.bounding_box()
+    assert top is not None and card is not None and card["y"] >= top["y"] + top["height"] - 1
     page.keyboard.press("Escape")
     expect(end).to_be_hidden()
+    assert not page.locator("#chat-send").evaluate(under)
     page.get_by_role("button", name="Results").click()
     expect(end).to_be_visible()
 

@@ -76,15 +76,28 @@ function rematchEl() {
   return [main, rematch.error ? h("p", { class: "form-error", role: "alert" }, rematch.error) : null];
 }
 
+/** While the card is up it covers the page below the top bar. That part is inert, so no focus
+ * or click lands on a control hidden under the card (WCAG 2.4.11; axe's target-size found the
+ * chat's Send button under it); the top bar stays in use (language, sound, results). */
+function cover(open) {
+  const box = $("#end-view");
+  for (const el of box.parentElement.children) {
+    if (el !== box) el.inert = open;
+  }
+  if (open) box.style.top = `${Math.max(0, $(".topbar").getBoundingClientRect().bottom)}px`;
+}
+
 function render() {
   const box = $("#end-view");
   const reopen = $("#show-end");
   const over = isOver();
   reopen.hidden = !over || !state.endDismissed;
   if (!over || state.endDismissed) {
+    if (!box.hidden) cover(false);
     box.hidden = true;
     return;
   }
+  const opening = box.hidden;
   const v = state.view;
   const me = mySeat();
   const scores = v.players.slice().sort((a, b) => b.score - a.score);
@@ -114,9 +127,12 @@ function render() {
       gameId ? h("a", { class: "btn subtle", id: "replay-link", href: `/api/games/${encodeURIComponent(gameId)}`, target: "_blank", rel: "noopener" }, t("end.replay")) : null,
       h("button", { type: "button", class: "btn subtle close", "aria-label": "✕", onclick: close }, "✕"))));
   box.hidden = false;
+  cover(true);
   if (refocus && !box.contains(document.activeElement)) {
     const again = box.querySelector(`#${CSS.escape(refocus)}`);
     if (again) again.focus();
+  } else if (opening && !box.contains(document.activeElement) && !$(".topbar").contains(document.activeElement)) {
+    box.focus(); // the keyboard starts in the card, not on a control now under it
   }
 }
 
@@ -125,6 +141,7 @@ export function mount() {
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && !$("#end-view").hidden) update({ endDismissed: true });
   });
+  window.addEventListener("resize", () => { if (!$("#end-view").hidden) cover(true); });
   subscribe((changed) => {
     if (["view", "endDismissed", "table", "gameId"].some((k) => changed.has(k)) || changed.size === 0) render();
   });

@@ -7,8 +7,11 @@ absent they skip with a clear reason, except under CI=true, where an absent serv
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+
+from tests import zygote
 
 
 def in_ci() -> bool:
@@ -22,3 +25,10 @@ def require_service(available: bool, reason: str) -> None:
     if in_ci():
         pytest.fail(f"CI=true and a required service is absent: {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm_start_helper() -> Iterator[None]:
+    """The helper that forks the test servers (tests/zygote.py) ends with the test run."""
+    yield
+    zygote.close()

@@ -12,16 +12,17 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests import zygote
 from tests.conftest import require_service
 from tests.ports import free_port
 
@@ -68,7 +69,7 @@ class Server:
     database_url: str
     workdir: Path
     log_path: Path
-    proc: subprocess.Popen[bytes] | None = None
+    proc: Any = None  # a subprocess.Popen or a tests.zygote.ForkedServer
     env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -76,12 +77,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        exe = Path(sys.executable).with_name("dragonstones")
-        cmd = [str(exe)] if exe.exists() else [sys.executable, "-c", "from app.cli import main; main()"]
-        cmd += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
-        env = {**os.environ, **self.env}
-        with self.log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
-            self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        argv = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        self.proc = zygote.spawn(argv, {**os.environ, **self.env}, self.workdir, self.log_path)
         # A machine busy with other work can take a minute just to import the server.
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:

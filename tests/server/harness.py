@@ -1,7 +1,8 @@
 """Test harness for the server: a real uvicorn subprocess and real WebSocket/HTTP clients.
 
-`ServerProcess` runs `python -m app.cli serve` on 127.0.0.1 and a free port, against a real
-database; it is stopped or SIGKILLed by its own pid. `SeatClient` is a scripted player (or a
+`ServerProcess` runs `dragonstones serve` (`app.cli.main`, in a process of its own, forked warm by
+tests/zygote.py) on 127.0.0.1 and a free port, against a real database; it is stopped or SIGKILLed
+by its own pid. `SeatClient` is a scripted player (or a
 spectator) speaking the protocol over a real socket; it records every frame it receives.
 """
 
@@ -13,7 +14,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +32,7 @@ from app.core.config import Settings
 from app.store.db import Database as AppDatabase
 from app.store.db import make_engine
 from app.store.games import GameStore
+from tests import zygote
 from tests.ports import free_port as free_port  # the deploy tests take their ports from here
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,7 +83,7 @@ class ServerProcess:
             "SOCKET_RATE_BURST": "2000",
             **settings,
         }
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: Any = None  # a subprocess.Popen or a tests.zygote.ForkedServer
         self.log_path = workdir / f"server-{self.port}.log"
         self.starts = 0
 
@@ -107,24 +108,8 @@ class ServerProcess:
 
     def _start(self, timeout: float) -> None:
         env = {**os.environ, **self.db.env(), **self.settings, "PYTHONPATH": str(REPO)}
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-            ],
-            cwd=self.workdir,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
+        argv = ["serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        self.proc = zygote.spawn(argv, env, self.workdir, self.log_path)
         self.starts += 1
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

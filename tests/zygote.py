@@ -4,8 +4,8 @@ CPU per start, most of a test server's cost) and forks a real `dragonstones serv
 
 The forked server runs `app.cli.main` exactly as the console script does, with the environment,
 working directory and log file the test gave. The helper forks twice, so the server is orphaned
-at once and adopted by the test process, which marks itself a child subreaper: the test waits
-for it, signals it and reads its exit status by its own pid, as with `subprocess.Popen`.
+at once and adopted by the test process, a child subreaper for that moment: the test waits for
+it, signals it and reads its exit status by its own pid, as with `subprocess.Popen`.
 
 The helper imports the server's modules but calls nothing that reads settings, so each server
 reads its own environment. `TEST_WARM_START=0` (or a platform without subreapers) falls back to
@@ -82,9 +82,13 @@ class ForkedServer:
                 return self.returncode
             try:
                 pid, status = os.waitpid(self.pid, flags)
-            except ChildProcessError:  # reaped already by someone else: gone
-                self.returncode = -signal.SIGKILL
-                return self.returncode
+            except ChildProcessError:  # not this process's child: never adopted, or reaped
+                try:
+                    with open(f"/proc/{self.pid}/stat") as f:
+                        stat = f.read()
+                except OSError:
+                    stat = "gone"
+                raise RuntimeError(f"server {self.pid} is not a child of {os.getpid()}: {stat}") from None
             if pid == 0:
                 return None
             self.returncode = os.waitstatus_to_exitcode(status)
@@ -146,15 +150,14 @@ class _Helper:
         return proc
 
     def spawn(self, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path) -> ForkedServer | None:
-        with self.lock:
-            proc = self._start()
-            if proc is None:
-                return None
-            assert proc.stdin is not None and proc.stdout is not None
-            request = {"argv": argv, "env": env, "cwd": str(cwd), "log": str(log_path)}
-            proc.stdin.write(json.dumps(request).encode() + b"\n")
-            proc.stdin.flush()
-            answer = json.loads(proc.stdout.readline() or b"{}")
+        proc = self._start()  # under self.lock, taken by spawn()
+        if proc is None:
+            return None
+        assert proc.stdin is not None and proc.stdout is not None
+        request = {"argv": argv, "env": env, "cwd": str(cwd), "log": str(log_path)}
+        proc.stdin.write(json.dumps(request).encode() + b"\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline() or b"{}")
         if "pid" not in answer:
             raise RuntimeError(f"the warm-start helper could not fork a server: {answer}")
         return ForkedServer(int(answer["pid"]))
@@ -173,28 +176,36 @@ class _Helper:
 
 
 _helper = _Helper()
-_subreaper: list[bool] = []
+_prctl: list[Any] = []
 
 
-def _become_subreaper() -> bool:
-    if not _subreaper:
-        ok = False
+def _subreaper(on: bool) -> bool:
+    """Mark this process a child subreaper (or no longer): an orphan of a descendant is then
+    reparented to it instead of to init. Only while a server is forked: afterwards, orphans of
+    other children (a browser's helpers) go to init, which reaps them, and not to this process,
+    which would leave them zombies."""
+    if not _prctl:
+        libc = None
         if sys.platform.startswith("linux") and os.environ.get("TEST_WARM_START", "1") != "0":
             with contextlib.suppress(Exception):
-                libc = ctypes.CDLL(None, use_errno=True)
-                ok = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        _subreaper.append(ok)
-    return _subreaper[0]
+                libc = ctypes.CDLL(None, use_errno=True).prctl
+        _prctl.append(libc)
+    prctl = _prctl[0]
+    return prctl is not None and prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
 
 
 def spawn(argv: list[str], env: dict[str, str], cwd: Path, log_path: Path) -> Any:
     """Start `dragonstones <argv>` (argv without the program name) with exactly `env`, in `cwd`,
     stdout and stderr appended to `log_path`: a warm fork where possible, else a fresh process.
     Returns a `ForkedServer` or a `subprocess.Popen`; both are waited for by this process."""
-    if _become_subreaper():
-        forked = _helper.spawn(argv, env, cwd, log_path)
-        if forked is not None:
-            return forked
+    with _helper.lock:
+        if _subreaper(True):
+            try:
+                forked = _helper.spawn(argv, env, cwd, log_path)
+            finally:
+                _subreaper(False)  # the server is this process's child now: it stays so
+            if forked is not None:
+                return forked
     with log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
         return subprocess.Popen(
             [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())", *argv],
@@ -231,8 +242,12 @@ def _serve_child(request: dict[str, Any]) -> None:
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sys.argv = ["dragonstones", *request["argv"]]
-        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+        # The signal dispositions of a fresh interpreter: Python ignores SIGPIPE and SIGXFSZ
+        # (a write to a closed socket raises instead of killing the process).
+        for sig in (signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, signal.SIG_DFL)
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         from app.cli import main
 

@@ -83,7 +83,7 @@ class Server:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
+                raise RuntimeError(f"the server exited at start ({self.proc.returncode}):\n{self.log_path.read_text()}")
             with contextlib.suppress(OSError), urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
                 if r.status == 200:
                     return

@@ -47,7 +47,6 @@ PRELOAD = [
     "uvicorn.protocols.http.auto",
     "uvicorn.protocols.http.h11_impl",
     "uvicorn.protocols.websockets.auto",
-    "uvicorn.protocols.websockets.websockets_impl",
     "sqlalchemy.dialects.sqlite.aiosqlite",
     "sqlalchemy.dialects.postgresql.asyncpg",
     "aiosqlite",

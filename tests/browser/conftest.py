@@ -195,12 +195,16 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
     contexts: list[BrowserContext] = []
 
     def make(label: str, *, viewport: dict[str, int] | None = None, locale: str = "en-GB",
-             is_mobile: bool = False) -> Page:
+             is_mobile: bool = False, motion: bool = False) -> Page:
+        # Reduced motion unless asked (the pulsing glow of "your move" is decoration; in software
+        # compositing it cost each page a fifth of a core for as long as the player's turn
+        # lasted): tests/browser/test_round_two_bugs.py checks the glow with motion and without.
         ctx = browser.new_context(
             viewport=viewport or {"width": 1366, "height": 900},
             locale=locale,
             is_mobile=is_mobile,
             has_touch=is_mobile,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         ctx.set_default_timeout(30_000)
         contexts.append(ctx)

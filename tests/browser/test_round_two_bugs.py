@@ -186,6 +186,33 @@ def test_your_turn_blinks_the_title_and_notifies_while_the_page_is_hidden(
     assert kim.title() == "▶ Your move — Dragonstones"
 
 
+GLOW = """() => document.getAnimations()
+    .filter(a => a.animationName === "pulse" && a.effect.pseudoElement === "::after"
+                 && a.effect.target.id === "turn-indicator")
+    .map(a => a.playState)"""
+
+
+def test_your_move_glows_by_its_opacity_and_not_for_who_asks_for_less_motion(
+    server: Server, new_page: NewPage
+) -> None:
+    moving = new_page("moving", motion=True)
+    start_with_bots(moving, server, "Kim")
+    expect(moving.locator("#action-area")).to_have_attribute("data-state", "bid")
+    indicator = moving.locator("#turn-indicator")
+    expect(indicator).to_have_class(re.compile(r"\bmine\b"))
+    moving.wait_for_function(f"({GLOW})().includes('running')")
+    # Only the glow's opacity changes: the compositor animates it, the page is not painted again.
+    props = moving.evaluate("""() => [...new Set(document.getAnimations()
+        .filter(a => a.animationName === "pulse")
+        .flatMap(a => a.effect.getKeyframes().flatMap(k => Object.keys(k)))
+        .filter(p => !["offset", "easing", "composite", "computedOffset"].includes(p)))]""")
+    assert props == ["opacity"], props
+    # Who asks for less motion sees the glow still, not pulsing.
+    moving.emulate_media(reduced_motion="reduce")
+    moving.wait_for_function(f"({GLOW})().length === 0")
+    expect(indicator).to_have_class(re.compile(r"\bmine\b"))
+
+
 def test_the_phone_top_bar_stays_on_one_line_with_long_names(
     server: Server, new_page: NewPage
 ) -> None:

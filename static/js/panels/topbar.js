@@ -161,9 +161,14 @@ function tickCountdown() {
   }
   const left = state.deadline - Date.now();
   el.hidden = false;
-  el.textContent = formatClock(left);
-  el.title = t("table.time_left", { t: formatClock(left) });
-  el.setAttribute("aria-label", el.title);
+  // Four ticks a second, one change a second: the page is laid out and the screen reader's
+  // tree updated only when the clock reads differently.
+  const clock = formatClock(left);
+  if (el.textContent !== clock) {
+    el.textContent = clock;
+    el.title = t("table.time_left", { t: clock });
+    el.setAttribute("aria-label", el.title);
+  }
   el.classList.toggle("urgent", left < 10000);
   if (left < 10500 && left > 0 && warned !== state.deadline && turnStatus().mine) {
     warned = state.deadline;

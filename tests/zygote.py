@@ -144,6 +144,9 @@ class _Helper:
             self.broken = True  # a fresh interpreter per server from now on
             proc.kill()
             proc.wait()
+            for pipe in (proc.stdin, proc.stdout):
+                if pipe is not None:
+                    pipe.close()
             return None
         self.proc = proc
         return proc
@@ -164,13 +167,14 @@ class _Helper:
     def close(self) -> None:
         if self.proc is not None:
             with contextlib.suppress(Exception):
-                assert self.proc.stdin is not None and self.proc.stdout is not None
-                self.proc.stdin.close()
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()  # end of requests: the helper exits
                 self.proc.wait(timeout=10)
-                self.proc.stdout.close()
             if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
             self.proc = None
 
 

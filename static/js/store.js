@@ -40,11 +40,55 @@ export const state = {
 
 const listeners = new Set();
 
-/** Put state in; every subscriber hears which keys changed. */
+// Keys changed by updateSoon and not yet told (see there), and the scheduled telling.
+let soon = null;
+let soonFrame = null;
+let soonTimer = null;
+
+function tell(changed) {
+  for (const fn of listeners) fn(changed);
+}
+
+function cancelSoon() {
+  if (soonFrame !== null) window.cancelAnimationFrame(soonFrame);
+  if (soonTimer !== null) window.clearTimeout(soonTimer);
+  soonFrame = soonTimer = null;
+  const keys = soon;
+  soon = null;
+  return keys;
+}
+
+function flushSoon() {
+  const keys = cancelSoon();
+  if (keys) tell(keys);
+}
+
+/** Put state in; every subscriber hears at once which keys changed (with those of an updateSoon
+ *  not yet told). An empty patch renders everything again. */
 export function update(patch) {
   Object.assign(state, patch);
-  const changed = new Set(Object.keys(patch));
-  for (const fn of listeners) fn(changed);
+  const keys = Object.keys(patch);
+  const pending = cancelSoon();
+  if (keys.length === 0) return tell(new Set()); // everything renders: the waiting keys too
+  const changed = new Set(keys);
+  if (pending) for (const k of pending) changed.add(k);
+  tell(changed);
+}
+
+/** Put state in now; the subscribers hear of it before the next frame is drawn. The frames of a
+ *  game at machine speed (bots, a tab's own seat elsewhere) come faster than a page renders on a
+ *  phone: each one rendered in turn left the page ever further behind the table. Now every frame
+ *  that came meanwhile is in the state, and the page renders once for them all. A hidden page
+ *  draws no frames: a timer tells it (a tab in the background still hears it is its move). */
+export function updateSoon(patch) {
+  Object.assign(state, patch);
+  if (soon === null) {
+    soon = new Set();
+    if (!document.hidden) soonFrame = window.requestAnimationFrame(flushSoon);
+    // Also when frames stop (the page is hidden meanwhile, a browser that draws none).
+    soonTimer = window.setTimeout(flushSoon, document.hidden ? 0 : 100);
+  }
+  for (const k of Object.keys(patch)) soon.add(k);
 }
 
 /** Listen for changes: fn(changedKeys). Returns the way to stop listening. */
@@ -103,7 +147,7 @@ export function absorbState(msg) {
     const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
     deadline = (msg.deadline + offset) * 1000;
   }
-  update({
+  updateSoon({
     log, version: msg.version, gameId: msg.game_id || state.gameId, view: msg.view,
     prompts: Array.isArray(msg.prompts) ? msg.prompts : [], deadline,
     lastReveal: latestReveal(msg.view, log) || state.lastReveal,

@@ -94,30 +94,39 @@ function renderAlerts() {
 }
 
 function unlockAudio() {
-  // Browsers allow sound only after a gesture: create the context on the first click or key.
-  if (audio) return;
+  // Browsers allow sound only after a gesture: the context is made on a click or key, and only
+  // for who wants the sound. Between chimes it is suspended: a running context computes silence
+  // all the time (a thread of its own, a phone's battery).
+  if (audio || !pref(SOUND_KEY)) return;
   try {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (Ctx) audio = new Ctx();
   } catch {
     audio = null;
   }
+  if (audio) audio.suspend().catch(() => {});
 }
 
+let hush = null; // the timer that suspends the context after a chime
+
 function chime() {
-  if (!audio || audio.state !== "running") return;
-  const now = audio.currentTime;
-  for (const [i, freq] of [660, 880].entries()) {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.0001, now + i * 0.12);
-    gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(now + i * 0.12);
-    osc.stop(now + i * 0.12 + 0.3);
-  }
+  if (!audio) return;
+  window.clearTimeout(hush);
+  audio.resume().then(() => {
+    const now = audio.currentTime;
+    for (const [i, freq] of [660, 880].entries()) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + i * 0.12);
+      osc.stop(now + i * 0.12 + 0.3);
+    }
+    hush = window.setTimeout(() => audio.suspend().catch(() => {}), 1000);
+  }, () => {}); // not allowed to sound (no gesture yet): silent
 }
 
 function turnStatus() {

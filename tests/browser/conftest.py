@@ -26,7 +26,15 @@ from tests import zygote
 from tests.conftest import require_service
 from tests.ports import free_port
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's old headless shell (package chromium-headless-shell), which Playwright itself runs for
+# headless tests: the same Blink without the full browser around it, a third less CPU per test
+# than the full browser's headless mode (bench/RESULTS.md, "Browser tests"). The full browser
+# where only it is installed; TEST_CHROMIUM names another.
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+FULL_CHROMIUM_PATH = os.environ.get("TEST_FULL_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("TEST_CHROMIUM") or (
+    HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else FULL_CHROMIUM_PATH
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -131,6 +139,9 @@ def server() -> Iterator[Server]:
             "RATE_BURST": "2000",
             # A page on a busy machine may read late: far from the slow-reader guard.
             "SEND_TIMEOUT_SECONDS": "60",
+            # Nor may a page that reloads slowly lose its place in the queue (no browser test
+            # waits for the grace: tests/server/test_queue*.py do, with their own).
+            "QUEUE_GRACE_SECONDS": "60",
             # The server runs the code and reads the static files of the checkout being tested
             # (the console script alone would import whichever checkout installed it).
             "STATIC_DIR": str(ROOT / "static"),
@@ -144,15 +155,17 @@ def server() -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     # One Chromium per test module, not per session: Playwright's sync API runs its own event loop,
-    # which must be gone before the asyncio tests of other directories run.
+    # which must be gone before the asyncio tests of other directories run. A module that needs
+    # what only the full browser has (notifications) says FULL_CHROMIUM = True.
     require_service(HAVE_PLAYWRIGHT, "the Python package playwright is not installed")
-    require_service(Path(CHROMIUM).exists() and shutil.which(CHROMIUM) is not None, f"{CHROMIUM} is missing (apt-get install chromium)")
+    chromium = FULL_CHROMIUM_PATH if getattr(request.module, "FULL_CHROMIUM", False) else CHROMIUM
+    require_service(Path(chromium).exists() and shutil.which(chromium) is not None, f"{chromium} is missing (apt-get install chromium chromium-headless-shell)")
     with sync_playwright() as p:
         # Launching takes seconds on an idle machine, a minute or more on a busy one.
         b = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=180_000
+            executable_path=chromium, headless=True, args=CHROMIUM_ARGS, timeout=180_000
         )
         try:
             yield b

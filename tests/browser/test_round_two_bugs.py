@@ -130,62 +130,6 @@ def test_the_two_dwarfs_are_told_apart(server: Server, new_page: NewPage) -> Non
     assert said["labels"] == ["the Dwarf (4)", "the Dwarf (5)"]
 
 
-COUNT_NOTIFICATIONS = """
-  window.__notified = [];
-  const Real = window.Notification;
-  if (Real) {
-    class Counted extends Real {
-      constructor(title, options) { super(title, options); window.__notified.push(title); }
-    }
-    window.Notification = Counted;
-  }
-"""
-
-HIDE = """(hidden) => {
-  Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
-  Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible", configurable: true});
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
-
-
-def test_your_turn_blinks_the_title_and_notifies_while_the_page_is_hidden(
-    server: Server, new_page: NewPage
-) -> None:
-    kim = new_page("kim")
-    kim.add_init_script(COUNT_NOTIFICATIONS)
-    kim.context.grant_permissions(["notifications"], origin=server.url)
-    start_with_bots(kim, server, "Kim")
-    area = kim.locator("#action-area")
-    expect(area).to_have_attribute("data-state", "bid")
-    # The sound is off until chosen, and the choice is remembered.
-    sound = kim.locator("#alert-sound")
-    expect(sound).not_to_be_checked()
-    sound.check()
-    kim.locator("#alert-notify").check()
-    assert kim.evaluate("() => localStorage.getItem('dragonstones.sound')") == "1"
-    kim.reload()
-    expect(kim.locator("#alert-sound")).to_be_checked()
-    expect(kim.locator("#alert-notify")).to_be_checked()
-    expect(area).to_have_attribute("data-state", "bid")
-    assert kim.evaluate("() => window.__notified") == []
-    # Kim switches to another tab, then bids nothing (from the keyboard's point of view the page
-    # is still hers); her next move comes while the page is hidden. Hidden first: the bots answer
-    # at once, so her next move may arrive before a later switch.
-    kim.evaluate(HIDE, True)
-    kim.get_by_role("button", name="Bid nothing").click()
-    expect(area).to_have_attribute("data-state", re.compile("^(bid|tiebreak|choose)$"), timeout=30_000)
-    titles = set()
-    for _ in range(30):
-        titles.add(kim.title())
-        kim.wait_for_timeout(100)
-    assert {"▶▶ Your move!", "▶ Your move — Dragonstones"} <= titles, titles
-    assert kim.evaluate("() => window.__notified") == ["Your move!"]
-    # Back on the page: the title stops blinking.
-    kim.evaluate(HIDE, False)
-    kim.wait_for_timeout(1200)
-    assert kim.title() == "▶ Your move — Dragonstones"
-
-
 GLOW = """() => document.getAnimations()
     .filter(a => a.animationName === "pulse" && a.effect.pseudoElement === "::after"
                  && a.effect.target.id === "turn-indicator")

@@ -167,8 +167,13 @@ def bid(fairy_gold: int = 0) -> dict[str, Any]:
     }
 
 
-async def create_table(http: httpx.AsyncClient, seats: int, public: bool = True) -> str:
-    r = await http.post("/api/tables", json={"seats": seats, "public": public})
+async def create_table(
+    http: httpx.AsyncClient, seats: int, public: bool = True, timed: bool = True
+) -> str:
+    """A new table; `timed=False`: no time limits, so no stand-in ever plays for a seat nobody
+    connects (with the defaults, one does after 30 s, and a busy machine gets there)."""
+    limits = {} if timed else {"turn_seconds": None, "choose_seconds": None}
+    r = await http.post("/api/tables", json={"seats": seats, "public": public, **limits})
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
 

@@ -100,8 +100,9 @@ async def _bot_game(server: ServerProcess, http: httpx.AsyncClient) -> SeatClien
 
 
 async def _started_table(http: httpx.AsyncClient) -> tuple[str, list[Seat]]:
-    """A started table of three people (no bots), none of them connected yet."""
-    table_id = await create_table(http, 3)
+    """A started table of three people (no bots), none of them connected yet, without time
+    limits: no stand-in plays for the seats left unconnected, however slow the machine."""
+    table_id = await create_table(http, 3, timed=False)
     seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
     await start(http, seats[0])
     return table_id, seats

@@ -1,0 +1,106 @@
+"""Benchmark: what browser tests cost in Chromium's CPU, by the Chromium that runs them.
+
+    .venv/bin/python bench/browser_cost.py [--runs 2] [TEST_ID ...]
+
+Runs the given browser tests (default: the whole-game test and the rematch test) with pytest,
+once per run with each Chromium: Debian's old headless shell and the full browser in its headless
+mode (TEST_CHROMIUM). Samples every Chromium process of that pytest run (its descendants only, not
+another run's) from /proc and prints, per Chromium, the median CPU seconds of the browser's
+processes and the median wall time of the run. The servers are the tests' own, on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUMS = {
+    "headless shell": "/usr/lib/chromium/chromium-headless-shell",
+    "full browser (headless)": "/usr/bin/chromium",
+}
+DEFAULT_TESTS = [
+    "tests/browser/test_full_game.py",
+    "tests/browser/test_hosts_rematch.py::test_play_again_takes_two_browsers_to_a_new_table",
+]
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: str) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _descends(pid: str, root: str, parents: dict[str, str]) -> bool:
+    while pid not in ("0", "1", ""):
+        if pid == root:
+            return True
+        pid = parents.get(pid, "")
+    return False
+
+
+def _sample(root: int, seen: dict[tuple[str, str], float]) -> None:
+    """Take every Chromium thread's CPU so far (by pid and start time: a pid used again is new)."""
+    parents: dict[str, str] = {}
+    stats: dict[str, list[str]] = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and (fields := _stat(pid)) is not None:
+            parents[pid] = fields[1]
+            stats[pid] = fields
+    for pid, fields in stats.items():
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"chromium" in cmd and _descends(pid, str(root), parents):
+            seen[(pid, fields[19])] = (int(fields[11]) + int(fields[12])) / TICK
+
+
+def one(chromium: str, tests: list[str]) -> tuple[float, float]:
+    """(Chromium CPU s, wall s) of one pytest run of the tests with this Chromium."""
+    env = {**os.environ, "TEST_CHROMIUM": chromium}
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    seen: dict[tuple[str, str], float] = {}
+    while proc.poll() is None:
+        _sample(proc.pid, seen)
+        time.sleep(0.2)
+    wall = time.monotonic() - start
+    out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"the tests failed with {chromium}:\n{out[-3000:]}")
+    return sum(seen.values()), wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("tests", nargs="*", default=DEFAULT_TESTS)
+    args = parser.parse_args()
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in CHROMIUMS}
+    for _ in range(args.runs):
+        for name, path in CHROMIUMS.items():  # alternated: a slower minute hits both alike
+            if Path(path).exists():
+                results[name].append(one(path, args.tests))
+    print(f"tests: {' '.join(args.tests)}; {args.runs} runs each; load average {os.getloadavg()[0]:.1f}")
+    for name, runs in results.items():
+        if not runs:
+            print(f"{name:26} not installed ({CHROMIUMS[name]})")
+            continue
+        cpu = statistics.median(r[0] for r in runs)
+        wall = statistics.median(r[1] for r in runs)
+        print(f"{name:26} Chromium CPU {cpu:6.1f} s   wall {wall:6.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -106,9 +106,17 @@ async def play_a_game(
     return str(table["game_id"]), client.latencies
 
 
-def p99(values: list[float]) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def p99(values: list[float]) -> float:
+    return percentile(values, 0.99)
+
+
+def p90(values: list[float]) -> float:
+    return percentile(values, 0.90)
 
 
 async def test_a_finished_game_is_computed_once_and_cached_for_good(
@@ -233,14 +241,18 @@ async def test_a_replay_flood_does_not_slow_another_table(
     answered = [int(code) for code in out.split()]
     assert len(quiet) >= 20 and len(flooded) >= 20, (len(quiet), len(flooded))
     print(
-        f"replay of {size / 1e6:.2f} MB; action→ack p99 without the flood "
-        f"{p99(quiet) * 1000:.1f} ms ({len(quiet)} actions), with it {p99(flooded) * 1000:.1f} ms "
+        f"replay of {size / 1e6:.2f} MB; action→ack p90/p99 without the flood "
+        f"{p90(quiet) * 1000:.1f}/{p99(quiet) * 1000:.1f} ms ({len(quiet)} actions), with it "
+        f"{p90(flooded) * 1000:.1f}/{p99(flooded) * 1000:.1f} ms "
         f"({len(flooded)} actions); flood answers: {answered.count(200)}×200, "
         f"{answered.count(429)}×429"
     )
     # Whether the flood reaches its read limit depends on how long the games last; the limit
     # itself is tested in test_costly_reads_have_a_limit_of_their_own.
     assert answered.count(200) >= 4, answered
-    # Within 2x; a quiet p99 below 25 ms counts as 25 ms (on a quiet machine a p99 of some 40
-    # actions is one scheduling hiccup; the flood this guards against cost seconds).
-    assert p99(flooded) <= 2 * max(p99(quiet), 0.025), (p99(quiet), p99(flooded))
+    # The 90th percentiles within 2x; a quiet one below 25 ms counts as 25 ms. Not the p99: of
+    # some 40 to 140 actions that is the slowest one or two, which a busy machine's scheduling
+    # decides (a loaded CI run: 26 ms quiet, 269 ms flooded, two actions of 137, the others as
+    # quiet). The flood this guards against, a replay computed per request, slowed every action
+    # by seconds.
+    assert p90(flooded) <= 2 * max(p90(quiet), 0.025), (p90(quiet), p90(flooded))

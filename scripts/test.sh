@@ -4,8 +4,8 @@
 # pytest, which then runs just that, in one process: bash scripts/test.sh tests/engine -q
 # Without arguments the suite runs in three parts: the independent tests on every core
 # (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then the `docker`
-# (deploy) ones. Each part prints its slowest tests; the end, the time of each stage, the time
-# of each folder and the slowest tests of the whole run.
+# (deploy) ones, side by side. Each part prints its slowest tests; the end, the time of each
+# stage, the time of each folder and the slowest tests of the whole run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/stages.sh
@@ -41,6 +41,8 @@ failed=0
 stage "tests: parallel ($workers workers)" \
     part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
 stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
-stage "deploy: docker compose" part deploy -m docker || failed=1
+# The deploy tests side by side: each waits on its own containers (health checks, Postgres's
+# start) far more than it computes, and each has its own compose project, port and image tag.
+stage "deploy: docker compose" part deploy -n "$workers" -m docker || failed=1
 .venv/bin/python scripts/test_times.py "$reports"/*.xml || true
 exit "$failed"

@@ -27,9 +27,10 @@ from tests.conftest import require_service
 from tests.ports import free_port
 
 # Debian's old headless shell (package chromium-headless-shell), which Playwright itself runs for
-# headless tests: the same Blink without the full browser around it, a third less CPU per test
-# than the full browser's headless mode (bench/RESULTS.md, "Browser tests"). The full browser
-# where only it is installed; TEST_CHROMIUM names another.
+# headless tests: the same Blink without the full browser around it, a quarter to a third less
+# CPU per test than the full browser's headless mode (bench/browser_cost.py; bench/RESULTS.md,
+# "What browser tests cost by the Chromium that runs them"). The full browser where only it is
+# installed; TEST_CHROMIUM names another.
 HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 FULL_CHROMIUM_PATH = os.environ.get("TEST_FULL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM = os.environ.get("TEST_CHROMIUM") or (

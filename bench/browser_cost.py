@@ -20,6 +20,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.common import CLK_TCK, descendants  # noqa: E402
+
 CHROMIUMS = {
     "headless shell": "/usr/lib/chromium/chromium-headless-shell",
     "full browser (headless)": "/usr/bin/chromium",
@@ -28,39 +32,19 @@ DEFAULT_TESTS = [
     "tests/browser/test_full_game.py",
     "tests/browser/test_hosts_rematch.py::test_play_again_takes_two_browsers_to_a_new_table",
 ]
-TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _stat(pid: str) -> list[str] | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def _descends(pid: str, root: str, parents: dict[str, str]) -> bool:
-    while pid not in ("0", "1", ""):
-        if pid == root:
-            return True
-        pid = parents.get(pid, "")
-    return False
-
-
-def _sample(root: int, seen: dict[tuple[str, str], float]) -> None:
-    """Take every Chromium thread's CPU so far (by pid and start time: a pid used again is new)."""
-    parents: dict[str, str] = {}
-    stats: dict[str, list[str]] = {}
-    for pid in os.listdir("/proc"):
-        if pid.isdigit() and (fields := _stat(pid)) is not None:
-            parents[pid] = fields[1]
-            stats[pid] = fields
-    for pid, fields in stats.items():
+def _sample(root: int, seen: dict[tuple[int, str], float]) -> None:
+    """Take every Chromium process's CPU so far (by pid and start time: a pid used again is new;
+    one that has exited keeps its last figure)."""
+    for pid in descendants(root):
         try:
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
-            continue
-        if b"chromium" in cmd and _descends(pid, str(root), parents):
-            seen[(pid, fields[19])] = (int(fields[11]) + int(fields[12])) / TICK
+            continue  # gone meanwhile
+        if b"chromium" in cmd:
+            seen[(pid, fields[19])] = (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 def one(chromium: str, tests: list[str]) -> tuple[float, float]:
@@ -71,7 +55,7 @@ def one(chromium: str, tests: list[str]) -> tuple[float, float]:
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
     )
-    seen: dict[tuple[str, str], float] = {}
+    seen: dict[tuple[int, str], float] = {}
     while proc.poll() is None:
         _sample(proc.pid, seen)
         time.sleep(0.2)

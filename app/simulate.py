@@ -66,15 +66,25 @@ class Budget:
 def bot_maker(budget: Budget) -> Callable[[str, int], Bot]:
     def make(kind: str, seed: int) -> Bot:
         if kind == "hard":
-            return HardBot(seed, playouts=budget.playouts, clock=time.process_time,
-                           seconds=budget.seconds or None)
+            return HardBot(
+                seed,
+                playouts=budget.playouts,
+                clock=time.process_time,
+                seconds=budget.seconds or None,
+            )
         return make_bot(kind, seed)
+
     return make
 
 
-def play_game(players: int, seed: int, kinds: Sequence[str], *,
-              make: Callable[[str, int], Bot] = make_bot,
-              cpu: dict[str, list[float]] | None = None) -> GameResult:
+def play_game(
+    players: int,
+    seed: int,
+    kinds: Sequence[str],
+    *,
+    make: Callable[[str, int], Bot] = make_bot,
+    cpu: dict[str, list[float]] | None = None,
+) -> GameResult:
     """Play one whole game, each seat played by a bot of `kinds[seat]` that sees only its view.
     With `cpu`, the CPU seconds of every decision are added to the list of its bot's kind."""
     bots = [make(kind, derive_seed(seed, seat)) for seat, kind in enumerate(kinds)]
@@ -143,8 +153,11 @@ class SimulationResult:
         times = sorted(self.cpu.get(kind, []))
         if not times:
             return {"decisions": 0, "mean": 0.0, "p99": 0.0}
-        return {"decisions": len(times), "mean": sum(times) / len(times),
-                "p99": times[min(len(times) - 1, int(len(times) * 0.99))]}
+        return {
+            "decisions": len(times),
+            "mean": sum(times) / len(times),
+            "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
+        }
 
     def fair_share(self, kind: str) -> float:
         """The share of games this kind would win if every bot were as strong as every other."""
@@ -204,8 +217,9 @@ def simulate(
     if unknown:
         raise ValueError(f"unknown bot kind {', '.join(unknown)}; known: {', '.join(sorted(BOTS))}")
     budget = budget or Budget()
-    result = SimulationResult(games, players, seed, tuple(bots), seat_wins=[0] * players,
-                              budget=budget)
+    result = SimulationResult(
+        games, players, seed, tuple(bots), seat_wins=[0] * players, budget=budget
+    )
     for kind in result.kinds:
         result.wins[kind] = 0
         result.seats[kind] = 0
@@ -245,12 +259,16 @@ def summary(result: SimulationResult) -> str:
     lines.append("CPU per decision:")
     for kind in result.kinds:
         cpu = result.cpu_figures(kind)
-        lines.append(f"  {kind:<10} {cpu['decisions']:>7} decisions  mean "
-                     f"{cpu['mean'] * 1000:.2f} ms  p99 {cpu['p99'] * 1000:.2f} ms")
+        lines.append(
+            f"  {kind:<10} {cpu['decisions']:>7} decisions  mean "
+            f"{cpu['mean'] * 1000:.2f} ms  p99 {cpu['p99'] * 1000:.2f} ms"
+        )
     if "hard" in result.kinds:
         b = result.budget
-        lines.append(f"Hard bot budget per decision: {b.playouts} playouts, "
-                     + (f"{b.seconds:g} s of CPU" if b.seconds else "no time limit"))
+        lines.append(
+            f"Hard bot budget per decision: {b.playouts} playouts, "
+            + (f"{b.seconds:g} s of CPU" if b.seconds else "no time limit")
+        )
     lines.append(
         "Wins by seat: "
         + ", ".join(
@@ -280,11 +298,19 @@ def parser() -> argparse.ArgumentParser:
         help="bot kinds, comma-separated, dealt to the seats in turn "
         f"(default heuristic,random; known: {', '.join(sorted(BOTS))})",
     )
-    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_SECONDS,
-                   help="the hard bot's CPU seconds per decision (default %(default)s; "
-                   "0: no time limit, stop by --playouts)")
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
-                   help="the hard bot's most playouts per decision (default %(default)s)")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET_SECONDS,
+        help="the hard bot's CPU seconds per decision (default %(default)s; "
+        "0: no time limit, stop by --playouts)",
+    )
+    p.add_argument(
+        "--playouts",
+        type=int,
+        default=DEFAULT_PLAYOUTS,
+        help="the hard bot's most playouts per decision (default %(default)s)",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p
 
@@ -318,8 +344,9 @@ def main(argv: list[str]) -> int:
         for problem in problems:
             print(f"dragonstones simulate: error: {problem}", file=sys.stderr)
         return 2
-    result = simulate(args.games, args.players, args.seed, bots,
-                      budget=Budget(args.playouts, args.budget))
+    result = simulate(
+        args.games, args.players, args.seed, bots, budget=Budget(args.playouts, args.budget)
+    )
     print(json.dumps(result.to_dict(), indent=2) if args.json else summary(result))
     return 0
 

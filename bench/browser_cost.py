@@ -53,7 +53,10 @@ def one(chromium: str, tests: list[str]) -> tuple[float, float]:
     start = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     seen: dict[tuple[int, str], float] = {}
     while proc.poll() is None:
@@ -76,7 +79,9 @@ def main() -> None:
         for name, path in CHROMIUMS.items():  # alternated: a slower minute hits both alike
             if Path(path).exists():
                 results[name].append(one(path, args.tests))
-    print(f"tests: {' '.join(args.tests)}; {args.runs} runs each; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"tests: {' '.join(args.tests)}; {args.runs} runs each; load average {os.getloadavg()[0]:.1f}"
+    )
     for name, runs in results.items():
         if not runs:
             print(f"{name:26} not installed ({CHROMIUMS[name]})")

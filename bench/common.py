@@ -176,7 +176,8 @@ class PostgresBackends:
             self.conn = await asyncpg.connect(asyncpg_dsn(self.url), timeout=10)
         ports = sorted(ports_connected_to(self.server_pids, 5432))
         rows = await self.conn.fetch(
-            "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])", ports)
+            "SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])", ports
+        )
         for row in rows:
             pid = int(row["pid"])
             cpu = cpu_seconds([pid])  # 0 if it has just exited: the max keeps what was seen
@@ -224,9 +225,22 @@ class Server:
     def start(self, timeout: float = 60.0) -> None:
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--log-level", "warning"],
-                cwd=self.workdir, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "app.cli",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    "warning",
+                ],
+                cwd=self.workdir,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 # Its own process group: a Ctrl-C reaches the bench, which stops it in order.
                 start_new_session=True,
             )
@@ -257,8 +271,13 @@ class Server:
 
 
 def server_env(args: Any, database_url: str, schema: str | None, **extra: str) -> dict[str, str]:
-    env = {"DATABASE_URL": database_url, "BOT_DELAY_SECONDS": "0",
-           "RATE_PER_SECOND": "1000", "RATE_BURST": "2000", **extra}
+    env = {
+        "DATABASE_URL": database_url,
+        "BOT_DELAY_SECONDS": "0",
+        "RATE_PER_SECOND": "1000",
+        "RATE_BURST": "2000",
+        **extra,
+    }
     if schema:
         env["DATABASE_SCHEMA"] = schema
     for item in getattr(args, "server_env", None) or []:
@@ -281,14 +300,14 @@ class Lobby:
         # No keep-alive: a connection left idle while the other games are set up may be closed
         # by the server just as the next call goes out ("disconnected without a response").
         self.http = httpx.AsyncClient(
-            base_url=base, timeout=60,
+            base_url=base,
+            timeout=60,
             transport=httpx.AsyncHTTPTransport(
-                local_address=address, retries=2,
-                limits=httpx.Limits(max_keepalive_connections=0)),
+                local_address=address, retries=2, limits=httpx.Limits(max_keepalive_connections=0)
+            ),
         )
 
-    async def call(self, method: str, path: str, token: str | None = None,
-                   json: Any = None) -> Any:
+    async def call(self, method: str, path: str, token: str | None = None, json: Any = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else None
         retried = False
         r = None
@@ -323,8 +342,12 @@ class Lobby:
         return int(body["seat"]), str(body["token"])
 
     async def add_bots(self, table_id: str, token: str, count: int) -> None:
-        await self.call("POST", f"/api/tables/{table_id}/bots", token,
-                        json={"count": count, "kind": "heuristic"})
+        await self.call(
+            "POST",
+            f"/api/tables/{table_id}/bots",
+            token,
+            json={"count": count, "kind": "heuristic"},
+        )
 
     async def start(self, table_id: str, token: str) -> None:
         await self.call("POST", f"/api/tables/{table_id}/start", token)
@@ -339,9 +362,15 @@ def decide(prompt: dict[str, Any], rng: Any) -> dict[str, Any]:
         return {"type": "choose", "option": rng.choice(prompt["options"])["id"]}
     limits = prompt["max"]
     if prompt["kind"] == "tiebreak":
-        return {"type": "tiebreak", "silver": rng.randint(0, limits["silver"]),
-                "amulet": bool(limits["amulet"] and rng.random() < 0.5)}
-    return {"type": "bid", "fairy_gold": rng.randint(0, limits["fairy_gold"]),
-            "common_gold": rng.randint(0, limits["common_gold"]),
+        return {
+            "type": "tiebreak",
+            "silver": rng.randint(0, limits["silver"]),
             "amulet": bool(limits["amulet"] and rng.random() < 0.5),
-            "black_magic": bool(limits["black_magic"] and rng.random() < 0.5)}
+        }
+    return {
+        "type": "bid",
+        "fairy_gold": rng.randint(0, limits["fairy_gold"]),
+        "common_gold": rng.randint(0, limits["common_gold"]),
+        "amulet": bool(limits["amulet"] and rng.random() < 0.5),
+        "black_magic": bool(limits["black_magic"] and rng.random() < 0.5),
+    }

@@ -45,8 +45,12 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 2.0
 TARGET_RATE = 130_000
 Actions = list[tuple[int, dict[str, Any]]]
-LOOPS = ("prompts + apply", "prompts + view + apply", "server cost (apply+dumps+views)",
-         "apply only")
+LOOPS = (
+    "prompts + apply",
+    "prompts + view + apply",
+    "server cost (apply+dumps+views)",
+    "apply only",
+)
 
 
 def pick(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -56,20 +60,31 @@ def pick(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     kind = prompt["kind"]
     if kind == "bid":
         m = prompt["max"]
-        return {"type": "bid", "fairy_gold": int(r() * (m["fairy_gold"] + 1)),
-                "common_gold": int(r() * (m["common_gold"] + 1)),
-                "amulet": m["amulet"] and r() < 0.5,
-                "black_magic": m["black_magic"] and r() < 0.5}
+        return {
+            "type": "bid",
+            "fairy_gold": int(r() * (m["fairy_gold"] + 1)),
+            "common_gold": int(r() * (m["common_gold"] + 1)),
+            "amulet": m["amulet"] and r() < 0.5,
+            "black_magic": m["black_magic"] and r() < 0.5,
+        }
     if kind == "tiebreak":
         m = prompt["max"]
-        return {"type": "tiebreak", "silver": int(r() * (m["silver"] + 1)),
-                "amulet": m["amulet"] and r() < 0.5}
+        return {
+            "type": "tiebreak",
+            "silver": int(r() * (m["silver"] + 1)),
+            "amulet": m["amulet"] and r() < 0.5,
+        }
     options = prompt["options"]
     return {"type": "choose", "option": options[int(r() * len(options))]["id"]}
 
 
-def play(engine: Any, players: int, seeds: list[int], with_view: bool,
-         record: list[tuple[int, Actions]] | None = None) -> int:
+def play(
+    engine: Any,
+    players: int,
+    seeds: list[int],
+    with_view: bool,
+    record: list[tuple[int, Actions]] | None = None,
+) -> int:
     """The headline loop (with the acting seat's view if `with_view`); returns the actions."""
     n = 0
     prompts, apply, view = engine.prompts, engine.apply, engine.view
@@ -129,7 +144,7 @@ def worker(players: int, seeds: list[int]) -> dict[str, Any]:
     {"times": {loop: [CPU seconds of each chunk]}, "actions": [actions of each chunk]}."""
     import engine
 
-    chunks = [seeds[i:i + CHUNK] for i in range(0, len(seeds), CHUNK)]
+    chunks = [seeds[i : i + CHUNK] for i in range(0, len(seeds), CHUNK)]
     times: dict[str, list[float]] = {label: [] for label in LOOPS}
     counts = []
     for chunk in chunks:
@@ -153,15 +168,32 @@ def run_worker(root: Path, players: int, seeds: list[int]) -> dict[str, Any]:
     """Run `worker` in a fresh interpreter that imports the engine under `root`."""
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
     out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", str(root),
-         "--players", str(players), "--seeds", ",".join(map(str, seeds))],
-        env=env, check=True, capture_output=True, text=True, cwd=str(root))
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--worker",
+            str(root),
+            "--players",
+            str(players),
+            "--seeds",
+            ",".join(map(str, seeds)),
+        ],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=str(root),
+    )
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
 
-def measure(roots: list[Path], players: int, seeds: list[int], repeat: int,
-            ) -> list[dict[str, Any]]:
+def measure(
+    roots: list[Path],
+    players: int,
+    seeds: list[int],
+    repeat: int,
+) -> list[dict[str, Any]]:
     """Run every engine `repeat` times, alternating; a loop's rate is its actions over the sum,
     chunk by chunk, of the fastest of the runs (the run least disturbed by other processes)."""
     runs: list[list[dict[str, Any]]] = [[] for _ in roots]
@@ -173,8 +205,7 @@ def measure(roots: list[Path], players: int, seeds: list[int], repeat: int,
         actions = sum(results[0]["actions"])
         rates = {}
         for label in LOOPS:
-            best = [min(chunk) for chunk in zip(*(r["times"][label] for r in results),
-                                                strict=True)]
+            best = [min(chunk) for chunk in zip(*(r["times"][label] for r in results), strict=True)]
             rates[label] = actions / sum(best)
         out.append({"rates": rates, "actions": actions})
     return out
@@ -218,30 +249,44 @@ def main(argv: list[str]) -> int:
     baseline: Path | None = None
     tmp: str | None = None
     if args.baseline:
-        rev = subprocess.run(["git", "rev-parse", "--verify", args.baseline + "^{commit}"],
-                             cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+        rev = subprocess.run(
+            ["git", "rev-parse", "--verify", args.baseline + "^{commit}"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         tmp = tempfile.mkdtemp(prefix="bench-engine-")
         baseline = Path(tmp) / "baseline"
-        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(baseline), rev],
-                       cwd=ROOT, check=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "--quiet", str(baseline), rev],
+            cwd=ROOT,
+            check=True,
+        )
         print(f"baseline: {args.baseline} = {rev[:12]}, checked out in {baseline}")
-    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
-                          capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "engine"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "engine"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     print(f"this engine: {ROOT}/engine at {head}{' (with uncommitted changes)' if dirty else ''}")
-    print(f"Python {sys.version.split()[0]}; {args.games} games per player count; actions/s in "
-          f"CPU time of one process, each chunk of {CHUNK} games the fastest of {args.repeat} "
-          f"runs (engines alternating)")
+    print(
+        f"Python {sys.version.split()[0]}; {args.games} games per player count; actions/s in "
+        f"CPU time of one process, each chunk of {CHUNK} games the fastest of {args.repeat} "
+        f"runs (engines alternating)"
+    )
     verdicts = []
     try:
         for players in player_counts:
             roots = [ROOT] if baseline is None else [ROOT, baseline]
             results = measure(roots, players, seeds, args.repeat)
             mine, base = results[0], (results[1] if baseline else None)
-            print(f"\n{players} players: {mine['actions'] / len(seeds):,.0f} actions per game "
-                  f"on average" + (f" (baseline: {base['actions'] / len(seeds):,.0f})"
-                                   if base else ""))
+            print(
+                f"\n{players} players: {mine['actions'] / len(seeds):,.0f} actions per game "
+                f"on average"
+                + (f" (baseline: {base['actions'] / len(seeds):,.0f})" if base else "")
+            )
             header = f"  {'loop':<34} {'this engine':>12}"
             if base:
                 header += f" {'baseline':>12} {'ratio':>7}"
@@ -260,15 +305,19 @@ def main(argv: list[str]) -> int:
                     ratio = rate / base["rates"][LOOPS[0]]
                     ok = ok and ratio >= TARGET_RATIO
                     text += f", {ratio:.2f}x the baseline"
-                verdicts.append(f"{text}: {'meets' if ok else 'MISSES'} the target "
-                                f"(>= {TARGET_RATE:,} actions/s"
-                                + (f" and >= {TARGET_RATIO}x" if base else "") + ")")
+                verdicts.append(
+                    f"{text}: {'meets' if ok else 'MISSES'} the target "
+                    f"(>= {TARGET_RATE:,} actions/s"
+                    + (f" and >= {TARGET_RATIO}x" if base else "")
+                    + ")"
+                )
         for line in verdicts:
             print("\n" + line)
     finally:
         if baseline is not None and tmp is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(baseline)], cwd=ROOT,
-                           check=False)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(baseline)], cwd=ROOT, check=False
+            )
             subprocess.run(["git", "worktree", "prune"], cwd=ROOT, check=False)
             os.rmdir(tmp) if os.path.isdir(tmp) and not os.listdir(tmp) else None
     if args.profile:

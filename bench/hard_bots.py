@@ -35,8 +35,13 @@ from bench.common import Lobby, Server, cpu_seconds, ms, percentile, server_env
 from bench.common import decide as uniform
 
 SMALLEST = {
-    "bid": {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-            "black_magic": False},
+    "bid": {
+        "type": "bid",
+        "fairy_gold": 0,
+        "common_gold": 0,
+        "amulet": False,
+        "black_magic": False,
+    },
     "tiebreak": {"type": "tiebreak", "silver": 0, "amulet": False},
 }
 
@@ -60,8 +65,9 @@ class Run:
     def inside(self) -> bool:
         return self.window[0] <= time.monotonic() <= self.window[1]
 
-    async def seat(self, table_id: str, seat: int, token: str, policy: Any, people: bool,
-                   rng: random.Random) -> None:
+    async def seat(
+        self, table_id: str, seat: int, token: str, policy: Any, people: bool, rng: random.Random
+    ) -> None:
         from websockets.asyncio.client import connect
 
         url = f"{self.server.ws}/ws/tables/{table_id}?token={token}"
@@ -75,8 +81,14 @@ class Run:
                     if not people and seat == 0 and self.inside():
                         self.bot_table_actions += max(0, m["version"] - version)
                     version = m["version"]
-                    prompt = next((p for p in m["prompts"] if p["seat"] == seat
-                                   and ("max" in p or "options" in p)), None)
+                    prompt = next(
+                        (
+                            p
+                            for p in m["prompts"]
+                            if p["seat"] == seat and ("max" in p or "options" in p)
+                        ),
+                        None,
+                    )
                     if m["view"]["winner"] is not None:
                         return
                 elif m["type"] == "ack" and pending and m["action_id"] == pending[0]:
@@ -91,8 +103,15 @@ class Run:
                     counter += 1
                     action_id = f"s{seat}-{counter}"
                     pending = (action_id, time.monotonic())
-                    await ws.send(json.dumps({"type": "action", "action": policy(prompt, rng),
-                                              "action_id": action_id}))
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "action",
+                                "action": policy(prompt, rng),
+                                "action_id": action_id,
+                            }
+                        )
+                    )
 
     async def table(self, n: int, hard: bool) -> None:
         rng = random.Random(n)
@@ -100,14 +119,21 @@ class Run:
             table_id = await self.lobby.create_table(4 if hard else 3)
             seats = [await self.lobby.join(table_id, "Host" if hard else "Ann")]
             if hard:
-                await self.lobby.call("POST", f"/api/tables/{table_id}/bots", seats[0][1],
-                                      json={"count": 3, "kind": "hard"})
+                await self.lobby.call(
+                    "POST",
+                    f"/api/tables/{table_id}/bots",
+                    seats[0][1],
+                    json={"count": 3, "kind": "hard"},
+                )
             else:
                 seats += [await self.lobby.join(table_id, name) for name in ("Bob", "Cy")]
             await self.lobby.start(table_id, seats[0][1])
-            await asyncio.gather(*(
-                self.seat(table_id, seat, token, smallest if hard else uniform, not hard, rng)
-                for seat, token in seats))
+            await asyncio.gather(
+                *(
+                    self.seat(table_id, seat, token, smallest if hard else uniform, not hard, rng)
+                    for seat, token in seats
+                )
+            )
 
     async def run(self, bot_tables: int) -> dict[str, Any]:
         tasks = [asyncio.create_task(self.table(n, True)) for n in range(bot_tables)]
@@ -125,17 +151,30 @@ class Run:
             with contextlib.suppress(BaseException):
                 await task
         await self.lobby.close()
-        return {"bot_tables": bot_tables, "acks": len(self.latencies),
-                "p50": percentile(self.latencies, 50), "p99": percentile(self.latencies, 99),
-                "bot_table_actions": self.bot_table_actions,
-                "server_cpu_seconds": round(cpu, 2)}
+        return {
+            "bot_tables": bot_tables,
+            "acks": len(self.latencies),
+            "p50": percentile(self.latencies, 50),
+            "p99": percentile(self.latencies, 99),
+            "bot_table_actions": self.bot_table_actions,
+            "server_cpu_seconds": round(cpu, 2),
+        }
 
 
 def one_run(args: argparse.Namespace, bot_tables: int, workdir: Path) -> dict[str, Any]:
-    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench-{bot_tables}-{time.time_ns()}.db"
-    env = server_env(args, url, None, HARD_BOT_SECONDS=str(args.budget),
-                     HARD_BOT_WORKERS=str(args.workers), HTTP_RATE_PER_SECOND="1000",
-                     HTTP_RATE_BURST="2000", MAX_SOCKETS_PER_ADDRESS="1000")
+    url = (
+        args.database_url or f"sqlite+aiosqlite:///{workdir}/bench-{bot_tables}-{time.time_ns()}.db"
+    )
+    env = server_env(
+        args,
+        url,
+        None,
+        HARD_BOT_SECONDS=str(args.budget),
+        HARD_BOT_WORKERS=str(args.workers),
+        HTTP_RATE_PER_SECOND="1000",
+        HTTP_RATE_BURST="2000",
+        MAX_SOCKETS_PER_ADDRESS="1000",
+    )
     server = Server(env, workdir, name=f"hard-{bot_tables}")
     server.start()
     try:
@@ -160,18 +199,29 @@ def main() -> int:
     refs = [r["p99"] for r in (runs[0], runs[2]) if r["p99"] is not None]
     ref = sum(refs) / len(refs) if refs else None
     ratio = runs[1]["p99"] / ref if ref and runs[1]["p99"] is not None else None
-    out = {"runs": runs, "reference_p99": ref, "p99_ratio": ratio, "budget": args.budget,
-           "workers": args.workers, "seconds": args.seconds}
+    out = {
+        "runs": runs,
+        "reference_p99": ref,
+        "p99_ratio": ratio,
+        "budget": args.budget,
+        "workers": args.workers,
+        "seconds": args.seconds,
+    }
     if args.json:
         print(json.dumps(out))
         return 0
-    for name, r in zip(("alone", f"with {args.bot_tables} hard-bot tables", "alone again"), runs,
-                       strict=True):
-        print(f"{name:<28} people's acks {r['acks']:>6}  action->ack p50 {ms(r['p50'])}  "
-              f"p99 {ms(r['p99'])}  hard tables' actions {r['bot_table_actions']}  "
-              f"server CPU {r['server_cpu_seconds']} s")
-    print(f"p99 with the hard bots / reference (mean of the two alone): "
-          f"{'-' if ratio is None else f'{ratio:.2f}'} (target <= 1.5)")
+    for name, r in zip(
+        ("alone", f"with {args.bot_tables} hard-bot tables", "alone again"), runs, strict=True
+    ):
+        print(
+            f"{name:<28} people's acks {r['acks']:>6}  action->ack p50 {ms(r['p50'])}  "
+            f"p99 {ms(r['p99'])}  hard tables' actions {r['bot_table_actions']}  "
+            f"server CPU {r['server_cpu_seconds']} s"
+        )
+    print(
+        f"p99 with the hard bots / reference (mean of the two alone): "
+        f"{'-' if ratio is None else f'{ratio:.2f}'} (target <= 1.5)"
+    )
     return 0
 
 

@@ -89,30 +89,45 @@ now = time.perf_counter
 # == references =====================================================================================
 
 
-async def commit_reference(url: str, connections: int, seconds: float,
-                           schema: str | None) -> dict[str, float | None]:
+async def commit_reference(
+    url: str, connections: int, seconds: float, schema: str | None
+) -> dict[str, float | None]:
     """Single-row jsonb insert+commit in a loop on each connection (autocommit: one round trip
     per transaction). With `schema`, into an ordinary table there: each commit waits for its WAL
     flush, as the server's commits do. Without, into a temp table of each connection: Postgres
     writes no WAL for temp tables, so such commits skip the flush (shown for comparison only)."""
     import asyncpg  # type: ignore[import-untyped]
 
-    doc = json.dumps({"seat": 2, "action": {"type": "bid", "fairy_gold": 3, "common_gold": 1,
-                                           "amulet": False, "black_magic": False},
-                      "events": [{"type": "bid_submitted", "seat": 2, "version": 17,
-                                  "text": "Player 3 has bid."}] * 3})
+    doc = json.dumps(
+        {
+            "seat": 2,
+            "action": {
+                "type": "bid",
+                "fairy_gold": 3,
+                "common_gold": 1,
+                "amulet": False,
+                "black_magic": False,
+            },
+            "events": [
+                {"type": "bid_submitted", "seat": 2, "version": 17, "text": "Player 3 has bid."}
+            ]
+            * 3,
+        }
+    )
     conns = [await asyncpg.connect(asyncpg_dsn(url), timeout=10) for _ in range(connections)]
     latencies: list[float] = []
     try:
         if schema:
             table = f'"{schema}".bench_commit_{connections}'
-            await conns[0].execute(f"CREATE TABLE {table} (id bigserial PRIMARY KEY, "
-                                   "doc jsonb NOT NULL)")
+            await conns[0].execute(
+                f"CREATE TABLE {table} (id bigserial PRIMARY KEY, doc jsonb NOT NULL)"
+            )
         else:
             table = "bench_commit"
             for c in conns:
-                await c.execute(f"CREATE TEMP TABLE {table} (id bigserial PRIMARY KEY, "
-                                "doc jsonb NOT NULL)")
+                await c.execute(
+                    f"CREATE TEMP TABLE {table} (id bigserial PRIMARY KEY, doc jsonb NOT NULL)"
+                )
         stmt = f"INSERT INTO {table} (doc) VALUES ($1::jsonb)"
 
         async def loop(conn: Any, until: float, record: bool) -> int:
@@ -134,23 +149,46 @@ async def commit_reference(url: str, connections: int, seconds: float,
     finally:
         for c in conns:
             await c.close()
-    return {"connections": connections, "tx_per_s": sum(counts) / elapsed,
-            "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)}
+    return {
+        "connections": connections,
+        "tx_per_s": sum(counts) / elapsed,
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+    }
 
 
 def echo_payload() -> str:
     """About 2 KB of JSON shaped like a state frame (numbers vary, so deflate has work)."""
     r = random.Random(7)
-    players = [{"seat": s, "score": r.randint(0, 5),
-                "stones": {"red": r.randint(0, 9), "blue": r.randint(0, 9),
-                           "yellow": r.randint(0, 9)},
-                "fairy_gold_spent": r.randint(0, 9), "has_doppelganger": False}
-               for s in range(6)]
-    events = [{"type": "bid_submitted", "template": "{seat} has bid.", "seat": r.randint(0, 5),
-               "text": f"Player {r.randint(1, 6)} has bid.", "version": r.randint(1, 900)}
-              for _ in range(4)]
-    return json.dumps({"type": "state", "version": 417, "view": {"players": players},
-                       "events": events, "server_time": 1795897813.2})
+    players = [
+        {
+            "seat": s,
+            "score": r.randint(0, 5),
+            "stones": {"red": r.randint(0, 9), "blue": r.randint(0, 9), "yellow": r.randint(0, 9)},
+            "fairy_gold_spent": r.randint(0, 9),
+            "has_doppelganger": False,
+        }
+        for s in range(6)
+    ]
+    events = [
+        {
+            "type": "bid_submitted",
+            "template": "{seat} has bid.",
+            "seat": r.randint(0, 5),
+            "text": f"Player {r.randint(1, 6)} has bid.",
+            "version": r.randint(1, 900),
+        }
+        for _ in range(4)
+    ]
+    return json.dumps(
+        {
+            "type": "state",
+            "version": 417,
+            "view": {"players": players},
+            "events": events,
+            "server_time": 1795897813.2,
+        }
+    )
 
 
 def run_echo_server(port: int) -> None:
@@ -194,8 +232,12 @@ async def echo_reference(port: int, seconds: float) -> dict[str, float | None]:
             latencies.append(now() - t)
     finally:
         await ws.close()
-    return {"round_trips": len(latencies), "bytes": len(payload),
-            "p50": percentile(latencies, 50), "p99": percentile(latencies, 99)}
+    return {
+        "round_trips": len(latencies),
+        "bytes": len(payload),
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+    }
 
 
 # == the load client (runs in its own process) ======================================================
@@ -255,7 +297,9 @@ class Game:
     reveal_seen: dict[int, dict[int, float]] = field(default_factory=dict)
     reveal_sent: dict[int, float] = field(default_factory=dict)
     spec_seen: dict[int, dict[int, float]] = field(default_factory=dict)  # proc -> version -> t
-    cross_wait: dict[int, dict[int, float]] = field(default_factory=dict)  # proc -> version -> ack t
+    cross_wait: dict[int, dict[int, float]] = field(
+        default_factory=dict
+    )  # proc -> version -> ack t
 
     def check_reveal(self, version: int) -> None:
         seen, sent = self.reveal_seen.get(version), self.reveal_sent.get(version)
@@ -320,10 +364,16 @@ class Client:
         query = [f"token={sock.token}"] if sock.token else []
         if sock.version >= 0:
             query.append(f"since={sock.version}")
-        url = (f"{self.servers[sock.proc]['ws']}/ws/tables/{sock.game.table_id}"
-               + ("?" + "&".join(query) if query else ""))
-        sock.ws = await connect(url, max_size=2**22, open_timeout=30, close_timeout=2,
-                                local_addr=(source_address(sock.game.n), 0))
+        url = f"{self.servers[sock.proc]['ws']}/ws/tables/{sock.game.table_id}" + (
+            "?" + "&".join(query) if query else ""
+        )
+        sock.ws = await connect(
+            url,
+            max_size=2**22,
+            open_timeout=30,
+            close_timeout=2,
+            local_addr=(source_address(sock.game.n), 0),
+        )
 
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
         sent = now()
@@ -334,12 +384,17 @@ class Client:
             sent = sock.pending[2]  # a retry: latencies count from the first try
         sock.pending = (action_id, action, sent)
         sock.last_try = now()
-        await sock.ws.send(json.dumps({"type": "action", "action": action,
-                                       "action_id": action_id}))
+        await sock.ws.send(json.dumps({"type": "action", "action": action, "action_id": action_id}))
 
     async def act(self, sock: Sock, thought: bool = False) -> None:
-        if (self.stop.is_set() or sock.over or sock.pending is not None or sock.prompt is None
-                or sock.refused_at == sock.version or sock.thinking):
+        if (
+            self.stop.is_set()
+            or sock.over
+            or sock.pending is not None
+            or sock.prompt is None
+            or sock.refused_at == sock.version
+            or sock.thinking
+        ):
             return
         pace = self.cfg.get("pace") or 0.0
         if pace > 0 and not thought:
@@ -371,8 +426,10 @@ class Client:
             if event.get("type") == "bids_revealed" and event.get("version", -1) > previous:
                 game.reveal_seen.setdefault(event["version"], {})[sock.seat] = t
                 game.check_reveal(event["version"])
-        sock.prompt = next((p for p in m["prompts"] if p["seat"] == sock.seat
-                            and ("max" in p or "options" in p)), None)
+        sock.prompt = next(
+            (p for p in m["prompts"] if p["seat"] == sock.seat and ("max" in p or "options" in p)),
+            None,
+        )
 
     async def on_message(self, sock: Sock, m: dict[str, Any], t: float) -> None:
         kind = m.get("type")
@@ -435,8 +492,11 @@ class Client:
                 if sock.seat is None or sock.over or sock.ws is None:
                     continue
                 with contextlib.suppress(Exception):
-                    if sock.pending is None and sock.refused_at == sock.version \
-                            and t - sock.refused_time > 0.5:
+                    if (
+                        sock.pending is None
+                        and sock.refused_at == sock.version
+                        and t - sock.refused_time > 0.5
+                    ):
                         sock.refused_at = None
                         await self.act(sock)
                     elif sock.pending is not None and t - sock.last_try > 10:
@@ -478,8 +538,9 @@ class Client:
                     self.all_started.set()
             pending: set[asyncio.Task[Any]] = set(readers)
             while pending and not self.stop.is_set():
-                _, pending = await asyncio.wait([*pending, stopper],
-                                                return_when=asyncio.FIRST_COMPLETED)
+                _, pending = await asyncio.wait(
+                    [*pending, stopper], return_when=asyncio.FIRST_COMPLETED
+                )
                 pending.discard(stopper)
             if pending:  # stopping: in-flight reveals and acks have 2 s to arrive
                 await asyncio.wait(pending, timeout=2.0)
@@ -538,9 +599,13 @@ class Client:
             server = self.servers[n % len(self.servers)]
             for _ in range(30):
                 try:
-                    ws = await connect(f"{server['ws']}/ws/tables/{table_id}?token={token}",
-                                       max_size=2**22, open_timeout=300, close_timeout=5,
-                                       local_addr=(source_address(n), 0))
+                    ws = await connect(
+                        f"{server['ws']}/ws/tables/{table_id}?token={token}",
+                        max_size=2**22,
+                        open_timeout=300,
+                        close_timeout=5,
+                        local_addr=(source_address(n), 0),
+                    )
                     while json.loads(await ws.recv()).get("type") != "table":
                         pass
                     return ws
@@ -557,8 +622,9 @@ class Client:
         async def storm() -> dict[str, float]:
             retried[0] = 0
             idle = await idle_rate()
-            print(f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr,
-                  flush=True)
+            print(
+                f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr, flush=True
+            )
             cpu0, t0 = cpu_seconds(pids), now()
             sockets = await asyncio.gather(*(one(*seat) for seat in seats))
             cpu1, t1 = cpu_seconds(pids), now()
@@ -576,10 +642,15 @@ class Client:
             await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
             await asyncio.sleep(1.0)
             n = len(sockets)
-            return {"sockets": n, "wall_s": t1 - t0, "cpu_s": cpu1 - cpu0,
-                    "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
-                    "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
-                    "idle_cpu_share": idle, "retried": retried[0]}
+            return {
+                "sockets": n,
+                "wall_s": t1 - t0,
+                "cpu_s": cpu1 - cpu0,
+                "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
+                "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
+                "idle_cpu_share": idle,
+                "retried": retried[0],
+            }
 
         first = await storm()
         again = await storm()
@@ -596,15 +667,18 @@ class Client:
         watchdog = asyncio.create_task(self.watchdog())
         setup_began = now()
         waiter = asyncio.create_task(self.all_started.wait())
-        await asyncio.wait([waiter, *tables], timeout=cfg["setup_timeout"],
-                           return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            [waiter, *tables], timeout=cfg["setup_timeout"], return_when=asyncio.FIRST_COMPLETED
+        )
         failed = [t for t in tables if t.done() and t.exception()]
         if failed or not self.all_started.is_set():
             self.stop.set()
-            raise RuntimeError(f"setting up the games failed: {failed[0].exception()!r}"
-                               if failed else
-                               f"setting up the games took over {cfg['setup_timeout']:.0f} s "
-                               f"({self.ready} of {cfg['games']} ready, {self.started} started)")
+            raise RuntimeError(
+                f"setting up the games failed: {failed[0].exception()!r}"
+                if failed
+                else f"setting up the games took over {cfg['setup_timeout']:.0f} s "
+                f"({self.ready} of {cfg['games']} ready, {self.started} started)"
+            )
         setup_seconds = now() - setup_began
         await asyncio.sleep(cfg["warmup"])
         samples: list[float] = []
@@ -640,36 +714,54 @@ class Client:
         server_cpu = cpu1 - cpu0
         own_cpu = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
         return {
-            "handshakes": handshakes, "pace": cfg.get("pace") or 0.0,
+            "handshakes": handshakes,
+            "pace": cfg.get("pace") or 0.0,
             "server_cpu_share": server_cpu / window,
-            "window_s": window, "setup_s": setup_seconds, "acks": STATS.acks,
+            "window_s": window,
+            "setup_s": setup_seconds,
+            "acks": STATS.acks,
             "actions_per_s": STATS.acks / window,
             "server_cpu_s": server_cpu,
             "server_cpu_ms_per_action": server_cpu / STATS.acks * 1000 if STATS.acks else None,
             "actions_per_server_cpu_s": STATS.acks / server_cpu if server_cpu else None,
             "client_cpu_share": own_cpu / window,
             "postgres_backends": len(postgres.last),
-            "postgres_cpu_ms_per_action": (postgres.seconds() / STATS.acks * 1000
-                                           if STATS.acks else None),
-            "rss_mib_peak_sampled": max(samples), "rss_mib_end": samples[-1],
+            "postgres_cpu_ms_per_action": (
+                postgres.seconds() / STATS.acks * 1000 if STATS.acks else None
+            ),
+            "rss_mib_peak_sampled": max(samples),
+            "rss_mib_end": samples[-1],
             "rss_mib_hwm": sum(status_kib(p, "VmHWM") for p in pids) / 1024,
-            "reveal_n": len(STATS.reveals), "reveal_p50": percentile(STATS.reveals, 50),
+            "reveal_n": len(STATS.reveals),
+            "reveal_p50": percentile(STATS.reveals, 50),
             "reveal_p99": percentile(STATS.reveals, 99),
             "ack_p50": percentile(STATS.ack_latency, 50),
             "ack_p99": percentile(STATS.ack_latency, 99),
-            "cross_n": len(STATS.cross), "cross_p50": percentile(STATS.cross, 50),
+            "cross_n": len(STATS.cross),
+            "cross_p50": percentile(STATS.cross, 50),
             "cross_p99": percentile(STATS.cross, 99),
             "cross_b_first": sum(1 for x in STATS.cross if x < 0),
-            "games_started": STATS.games_started, "games_finished": STATS.games_finished,
-            "duplicates": STATS.duplicates, "errors": dict(STATS.errors),
-            "closes": dict(STATS.closes), "reconnects": STATS.reconnects,
-            "resends": STATS.resends, "lobby_5xx_retried": Lobby.server_errors,
+            "games_started": STATS.games_started,
+            "games_finished": STATS.games_finished,
+            "duplicates": STATS.duplicates,
+            "errors": dict(STATS.errors),
+            "closes": dict(STATS.closes),
+            "reconnects": STATS.reconnects,
+            "resends": STATS.resends,
+            "lobby_5xx_retried": Lobby.server_errors,
         }
 
 
 def run_client() -> None:
     cfg = json.loads(sys.stdin.read())
-    raise_fd_limit((cfg["games"] * (cfg["players"] + len(cfg["servers"])) + cfg.get("handshake_tables", 0) * cfg["players"]) * 2 + 256)
+    raise_fd_limit(
+        (
+            cfg["games"] * (cfg["players"] + len(cfg["servers"]))
+            + cfg.get("handshake_tables", 0) * cfg["players"]
+        )
+        * 2
+        + 256
+    )
 
     async def main() -> dict[str, Any]:
         return await Client(cfg).run()
@@ -696,9 +788,12 @@ def combine(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, first in before.items():
         second = after[name]
-        out[name] = {key: (first[key] + second[key]) / 2
-                     if isinstance(first[key], float) and isinstance(second[key], float)
-                     else first[key] for key in first}
+        out[name] = {
+            key: (first[key] + second[key]) / 2
+            if isinstance(first[key], float) and isinstance(second[key], float)
+            else first[key]
+            for key in first
+        }
         out[name]["before"], out[name]["after"] = first, second
     return out
 
@@ -708,13 +803,15 @@ def report_handshakes(args: argparse.Namespace, hs: dict[str, Any] | None) -> No
         return
     for name, label in (("first", "first connects"), ("again", "all at once again")):
         r = hs[name]
-        print(f"handshakes ({label}): {r['sockets']} seat sockets of {hs['tables']} tables x "
-              f"{args.players} (not started) at once: server CPU "
-              f"{r['cpu_ms_per_handshake']:.2f} ms per handshake until every socket had its "
-              f"table ({r['cpu_s']:.2f} CPU s, wall {r['wall_s']:.2f} s); "
-              f"{r['cpu_ms_per_handshake_until_quiet']:.2f} ms until the server was quiet "
-              f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted); "
-              f"refused and retried: {r['retried']}")
+        print(
+            f"handshakes ({label}): {r['sockets']} seat sockets of {hs['tables']} tables x "
+            f"{args.players} (not started) at once: server CPU "
+            f"{r['cpu_ms_per_handshake']:.2f} ms per handshake until every socket had its "
+            f"table ({r['cpu_s']:.2f} CPU s, wall {r['wall_s']:.2f} s); "
+            f"{r['cpu_ms_per_handshake_until_quiet']:.2f} ms until the server was quiet "
+            f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted); "
+            f"refused and retried: {r['retried']}"
+        )
 
 
 def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
@@ -726,24 +823,33 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     one, pool, echo = refs["commit_1"], refs["commit_pool"], refs["echo"]
     reveal_ref = (echo["p99"] or 0) + (one["p99"] or 0)
     figures = {
-        "games": args.games, "players": args.players, "processes": args.processes,
-        "loadavg_start": refs["loadavg_start"], "loadavg_end": os.getloadavg()[0],
-        "pool_size": args.pool_size, "seconds": args.seconds, "warmup": args.warmup,
+        "games": args.games,
+        "players": args.players,
+        "processes": args.processes,
+        "loadavg_start": refs["loadavg_start"],
+        "loadavg_end": os.getloadavg()[0],
+        "pool_size": args.pool_size,
+        "seconds": args.seconds,
+        "warmup": args.warmup,
         **run,
-        "ref_commit_1_tx_per_s": one["tx_per_s"], "ref_commit_1_p50": one["p50"],
+        "ref_commit_1_tx_per_s": one["tx_per_s"],
+        "ref_commit_1_p50": one["p50"],
         "ref_commit_1_p99": one["p99"],
-        "ref_commit_pool_tx_per_s": pool["tx_per_s"], "ref_commit_pool_p99": pool["p99"],
-        "ref_temp_1_tx_per_s": refs["temp_1"]["tx_per_s"], "ref_temp_1_p99": refs["temp_1"]["p99"],
+        "ref_commit_pool_tx_per_s": pool["tx_per_s"],
+        "ref_commit_pool_p99": pool["p99"],
+        "ref_temp_1_tx_per_s": refs["temp_1"]["tx_per_s"],
+        "ref_temp_1_p99": refs["temp_1"]["p99"],
         "ref_temp_pool_tx_per_s": refs["temp_pool"]["tx_per_s"],
         "ref_temp_pool_p99": refs["temp_pool"]["p99"],
-        "ref_echo_p50": echo["p50"], "ref_echo_p99": echo["p99"],
-        "ref_commit_1_tx_per_s_before_after": [one["before"]["tx_per_s"],
-                                               one["after"]["tx_per_s"]],
+        "ref_echo_p50": echo["p50"],
+        "ref_echo_p99": echo["p99"],
+        "ref_commit_1_tx_per_s_before_after": [one["before"]["tx_per_s"], one["after"]["tx_per_s"]],
         "ref_commit_1_p99_before_after": [one["before"]["p99"], one["after"]["p99"]],
         "ref_echo_p99_before_after": [echo["before"]["p99"], echo["after"]["p99"]],
         "ratio_actions_per_s_to_commit_1": ratio(run["actions_per_s"], one["tx_per_s"]),
-        "ratio_actions_per_cpu_s_to_commit_1": ratio(run["actions_per_server_cpu_s"],
-                                                     one["tx_per_s"]),
+        "ratio_actions_per_cpu_s_to_commit_1": ratio(
+            run["actions_per_server_cpu_s"], one["tx_per_s"]
+        ),
         "ratio_reveal_p99_to_echo_p99_plus_commit_p99": ratio(run["reveal_p99"], reveal_ref),
     }
     if args.json:
@@ -753,46 +859,71 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         return figures
     f = figures
     pace = f"a mean think time of {args.pace:g} s" if args.pace else "machine speed"
-    print(f"load: {args.games} games x {args.players} seats at {pace}, "
-          f"{args.processes} server process(es), DB_POOL_SIZE={args.pool_size}, "
-          f"window {f['window_s']:.1f} s after {args.warmup:.0f} s warm-up "
-          f"(setup {f['setup_s']:.1f} s)")
-    print(f"  committed actions/s:     {f['actions_per_s']:.1f}  ({f['acks']} acks; "
-          f"games started {f['games_started']}, finished {f['games_finished']})")
-    print(f"  reveal latency:          p50 {ms(f['reveal_p50'])}, p99 {ms(f['reveal_p99'])} "
-          f"over {f['reveal_n']} auctions")
+    print(
+        f"load: {args.games} games x {args.players} seats at {pace}, "
+        f"{args.processes} server process(es), DB_POOL_SIZE={args.pool_size}, "
+        f"window {f['window_s']:.1f} s after {args.warmup:.0f} s warm-up "
+        f"(setup {f['setup_s']:.1f} s)"
+    )
+    print(
+        f"  committed actions/s:     {f['actions_per_s']:.1f}  ({f['acks']} acks; "
+        f"games started {f['games_started']}, finished {f['games_finished']})"
+    )
+    print(
+        f"  reveal latency:          p50 {ms(f['reveal_p50'])}, p99 {ms(f['reveal_p99'])} "
+        f"over {f['reveal_n']} auctions"
+    )
     print(f"  action sent -> ack:      p50 {ms(f['ack_p50'])}, p99 {ms(f['ack_p99'])}")
     cpu = f["server_cpu_ms_per_action"]
-    print(f"  server CPU per action:   {'n/a' if cpu is None else f'{cpu:.2f} ms'} "
-          f"({f['server_cpu_s']:.1f} CPU s; "
-          f"{f['actions_per_server_cpu_s'] or 0:.0f} actions per CPU s)")
+    print(
+        f"  server CPU per action:   {'n/a' if cpu is None else f'{cpu:.2f} ms'} "
+        f"({f['server_cpu_s']:.1f} CPU s; "
+        f"{f['actions_per_server_cpu_s'] or 0:.0f} actions per CPU s)"
+    )
     pg = f["postgres_cpu_ms_per_action"]
-    print(f"  Postgres CPU per action: {'n/a' if pg is None else f'{pg:.2f} ms'} (the "
-          f"{f['postgres_backends']} backends serving the server's connections)")
-    print(f"  server CPU:              {f['server_cpu_share'] * 100:.1f}% of one core over "
-          f"the window")
-    print(f"  server RSS:              peak {f['rss_mib_peak_sampled']:.1f} MiB in the window "
-          f"(VmHWM {f['rss_mib_hwm']:.1f}), end {f['rss_mib_end']:.1f} MiB")
+    print(
+        f"  Postgres CPU per action: {'n/a' if pg is None else f'{pg:.2f} ms'} (the "
+        f"{f['postgres_backends']} backends serving the server's connections)"
+    )
+    print(
+        f"  server CPU:              {f['server_cpu_share'] * 100:.1f}% of one core over the window"
+    )
+    print(
+        f"  server RSS:              peak {f['rss_mib_peak_sampled']:.1f} MiB in the window "
+        f"(VmHWM {f['rss_mib_hwm']:.1f}), end {f['rss_mib_end']:.1f} MiB"
+    )
     if args.processes > 1:
-        print(f"  cross-process delivery:  p50 {ms(f['cross_p50'])}, p99 {ms(f['cross_p99'])} "
-              f"over {f['cross_n']} actions (ack on A -> spectator on B; "
-              f"{f['cross_b_first']} reached B first)")
-    print(f"  load client:             {f['client_cpu_share'] * 100:.0f}% of a core; "
-          f"errors {f['errors'] or 0}, closes {f['closes'] or 0}, "
-          f"reconnects {f['reconnects']}, resends {f['resends']}, lobby 5xx retried "
-          f"{f['lobby_5xx_retried']}")
+        print(
+            f"  cross-process delivery:  p50 {ms(f['cross_p50'])}, p99 {ms(f['cross_p99'])} "
+            f"over {f['cross_n']} actions (ack on A -> spectator on B; "
+            f"{f['cross_b_first']} reached B first)"
+        )
+    print(
+        f"  load client:             {f['client_cpu_share'] * 100:.0f}% of a core; "
+        f"errors {f['errors'] or 0}, closes {f['closes'] or 0}, "
+        f"reconnects {f['reconnects']}, resends {f['resends']}, lobby 5xx retried "
+        f"{f['lobby_5xx_retried']}"
+    )
     print("references (same run, servers not running: mean of before and after the load):")
-    print(f"  asyncpg jsonb insert+commit, 1 connection:    {one['tx_per_s']:.0f} tx/s, "
-          f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}  (before/after: "
-          f"{one['before']['tx_per_s']:.0f}/{one['after']['tx_per_s']:.0f} tx/s)")
-    print(f"  asyncpg jsonb insert+commit, {pool['connections']} connections:  "
-          f"{pool['tx_per_s']:.0f} tx/s, commit p99 {ms(pool['p99'])}")
+    print(
+        f"  asyncpg jsonb insert+commit, 1 connection:    {one['tx_per_s']:.0f} tx/s, "
+        f"commit p50 {ms(one['p50'])}, p99 {ms(one['p99'])}  (before/after: "
+        f"{one['before']['tx_per_s']:.0f}/{one['after']['tx_per_s']:.0f} tx/s)"
+    )
+    print(
+        f"  asyncpg jsonb insert+commit, {pool['connections']} connections:  "
+        f"{pool['tx_per_s']:.0f} tx/s, commit p99 {ms(pool['p99'])}"
+    )
     temp1, tempn = refs["temp_1"], refs["temp_pool"]
-    print(f"  the same into a temp table (no WAL flush, not used in ratios): "
-          f"{temp1['tx_per_s']:.0f} tx/s on 1, {tempn['tx_per_s']:.0f} tx/s on "
-          f"{tempn['connections']}; p99 {ms(temp1['p99'])} / {ms(tempn['p99'])}")
-    print(f"  WebSocket echo round trip ({echo['bytes']} B): p50 {ms(echo['p50'])}, "
-          f"p99 {ms(echo['p99'])}")
+    print(
+        f"  the same into a temp table (no WAL flush, not used in ratios): "
+        f"{temp1['tx_per_s']:.0f} tx/s on 1, {tempn['tx_per_s']:.0f} tx/s on "
+        f"{tempn['connections']}; p99 {ms(temp1['p99'])} / {ms(tempn['p99'])}"
+    )
+    print(
+        f"  WebSocket echo round trip ({echo['bytes']} B): p50 {ms(echo['p50'])}, "
+        f"p99 {ms(echo['p99'])}"
+    )
 
     def show(x: float | None) -> str:
         return "n/a" if x is None else f"{x:.3f}"
@@ -800,26 +931,40 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     rates = [one["before"]["tx_per_s"], one["after"]["tx_per_s"]]
     steady = max(rates) <= 1.5 * min(rates)
     figures["ref_steady"] = steady
-    print(f"  load average (1 min) at start / end: {f['loadavg_start']:.1f} / "
-          f"{f['loadavg_end']:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"  load average (1 min) at start / end: {f['loadavg_start']:.1f} / "
+        f"{f['loadavg_end']:.1f} on {os.cpu_count()} CPUs"
+    )
     if max(f["loadavg_start"], f["loadavg_end"]) > (os.cpu_count() or 1):
-        print("  WARNING: the load average is above the CPU count: other work shares the "
-              "machine (its fsyncs slow the commit references too); figures are indicative")
+        print(
+            "  WARNING: the load average is above the CPU count: other work shares the "
+            "machine (its fsyncs slow the commit references too); figures are indicative"
+        )
     if not steady:
-        print(f"  WARNING: the 1-connection commit rate moved from {rates[0]:.0f} to "
-              f"{rates[1]:.0f} tx/s between before and after: the machine is busy and the "
-              f"ratios below are unreliable")
+        print(
+            f"  WARNING: the 1-connection commit rate moved from {rates[0]:.0f} to "
+            f"{rates[1]:.0f} tx/s between before and after: the machine is busy and the "
+            f"ratios below are unreliable"
+        )
     print("ratios:")
-    print(f"  actions/s / 1-connection commit rate:             "
-          f"{show(f['ratio_actions_per_s_to_commit_1'])}  (target >= 0.35 at 50 games)")
-    print(f"  actions per server CPU s / 1-conn commit rate:    "
-          f"{show(f['ratio_actions_per_cpu_s_to_commit_1'])}  (target >= 0.35; on a quiet "
-          f"machine about 0.86 ms of server CPU per action)")
-    print(f"  reveal p99 / (echo p99 + commit p99):             "
-          f"{show(f['ratio_reveal_p99_to_echo_p99_plus_commit_p99'])}  (target <= 3 at 200 games)")
+    print(
+        f"  actions/s / 1-connection commit rate:             "
+        f"{show(f['ratio_actions_per_s_to_commit_1'])}  (target >= 0.35 at 50 games)"
+    )
+    print(
+        f"  actions per server CPU s / 1-conn commit rate:    "
+        f"{show(f['ratio_actions_per_cpu_s_to_commit_1'])}  (target >= 0.35; on a quiet "
+        f"machine about 0.86 ms of server CPU per action)"
+    )
+    print(
+        f"  reveal p99 / (echo p99 + commit p99):             "
+        f"{show(f['ratio_reveal_p99_to_echo_p99_plus_commit_p99'])}  (target <= 3 at 200 games)"
+    )
     if args.processes > 1:
-        print(f"  cross-process p99:                                {ms(f['cross_p99'])}  "
-              f"(target <= 25 ms)")
+        print(
+            f"  cross-process p99:                                {ms(f['cross_p99'])}  "
+            f"(target <= 25 ms)"
+        )
     return figures
 
 
@@ -832,22 +977,28 @@ def bench(args: argparse.Namespace) -> int:
     ok = False
     create_schema(args.database_url, schema)
     try:
+
         def say(text: str) -> None:
             if not args.json:
                 print(text, file=sys.stderr)
 
         say(f"schema {schema}; references ({args.ref_seconds:.0f} s each)...")
         echo_port = free_port()
-        helpers.append(subprocess.Popen(
-            [sys.executable, __file__, "--echo-server", str(echo_port)], start_new_session=True))
+        helpers.append(
+            subprocess.Popen(
+                [sys.executable, __file__, "--echo-server", str(echo_port)], start_new_session=True
+            )
+        )
 
         async def references() -> dict[str, Any]:
             url, n, secs = args.database_url, args.pool_size, args.ref_seconds
-            return {"commit_1": await commit_reference(url, 1, secs, schema),
-                    "commit_pool": await commit_reference(url, n, secs, schema),
-                    "temp_1": await commit_reference(url, 1, secs, None),
-                    "temp_pool": await commit_reference(url, n, secs, None),
-                    "echo": await echo_reference(echo_port, secs)}
+            return {
+                "commit_1": await commit_reference(url, 1, secs, schema),
+                "commit_pool": await commit_reference(url, n, secs, schema),
+                "temp_1": await commit_reference(url, 1, secs, None),
+                "temp_pool": await commit_reference(url, n, secs, None),
+                "echo": await echo_reference(echo_port, secs),
+            }
 
         loadavg_start = os.getloadavg()[0]
         before = asyncio.run(references())
@@ -857,17 +1008,29 @@ def bench(args: argparse.Namespace) -> int:
             servers.append(server)
             server.start()
         say(f"{args.processes} server(s) up; playing {args.games} games...")
-        cfg = {"servers": [{"http": s.http, "ws": s.ws, "pid": s.pid} for s in servers],
-               "games": args.games, "players": args.players, "seconds": args.seconds,
-               "warmup": args.warmup, "setup_timeout": 60 + args.games * 1.0, "seed": args.seed,
-               "database_url": args.database_url, "pace": args.pace,
-               "handshake_tables": args.handshakes}
-        client = subprocess.Popen([sys.executable, __file__, "--client"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, start_new_session=True)
+        cfg = {
+            "servers": [{"http": s.http, "ws": s.ws, "pid": s.pid} for s in servers],
+            "games": args.games,
+            "players": args.players,
+            "seconds": args.seconds,
+            "warmup": args.warmup,
+            "setup_timeout": 60 + args.games * 1.0,
+            "seed": args.seed,
+            "database_url": args.database_url,
+            "pace": args.pace,
+            "handshake_tables": args.handshakes,
+        }
+        client = subprocess.Popen(
+            [sys.executable, __file__, "--client"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
         helpers.append(client)
-        out, _ = client.communicate(json.dumps(cfg).encode(),
-                                    timeout=cfg["setup_timeout"] + args.warmup + args.seconds + 60
-                                    + args.handshakes * 2.0)
+        out, _ = client.communicate(
+            json.dumps(cfg).encode(),
+            timeout=cfg["setup_timeout"] + args.warmup + args.seconds + 60 + args.handshakes * 2.0,
+        )
         lines = out.decode().strip().splitlines()
         run = json.loads(lines[-1]) if lines else {"failure": "the client printed nothing"}
         if "failure" in run:
@@ -909,27 +1072,47 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=4, help="seats per game (3-6)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the window")
     parser.add_argument("--processes", type=int, default=1, help="server processes (1 or 2+)")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", PG_URL))
-    parser.add_argument("--pool-size", type=int, default=10,
-                        help="DB_POOL_SIZE for the servers and connections of the reference")
-    parser.add_argument("--ref-seconds", type=float, default=3.0,
-                        help="seconds of each reference measurement")
-    parser.add_argument("--server-env", action="append", metavar="KEY=VALUE",
-                        help="more settings for the servers (repeatable)")
+    parser.add_argument(
+        "--pool-size",
+        type=int,
+        default=10,
+        help="DB_POOL_SIZE for the servers and connections of the reference",
+    )
+    parser.add_argument(
+        "--ref-seconds", type=float, default=3.0, help="seconds of each reference measurement"
+    )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        metavar="KEY=VALUE",
+        help="more settings for the servers (repeatable)",
+    )
     parser.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
-                        help="mean think time of each seat before acting (0: machine speed)")
-    parser.add_argument("--handshakes", type=int, default=0, metavar="TABLES",
-                        help="first connect the seats of this many unstarted tables at once "
-                             "and print the server's CPU per handshake (200: 800 sockets)")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="mean think time of each seat before acting (0: machine speed)",
+    )
+    parser.add_argument(
+        "--handshakes",
+        type=int,
+        default=0,
+        metavar="TABLES",
+        help="first connect the seats of this many unstarted tables at once "
+        "and print the server's CPU per handshake (200: 800 sockets)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)

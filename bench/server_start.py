@@ -53,8 +53,13 @@ def one(warm: bool, requests: int) -> tuple[float, float, float]:
         proc = zygote.spawn(argv, env, workdir, workdir / "server.log")
     else:
         with (workdir / "server.log").open("ab") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "app.cli", *argv], cwd=workdir,
-                                    env=env, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "app.cli", *argv],
+                cwd=workdir,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
     base = f"http://127.0.0.1:{port}"
     try:
         while True:
@@ -86,8 +91,10 @@ def main() -> int:
         for warm in (False, True):
             runs = [one(warm, args.requests) for _ in range(args.starts)]
             cpu, wall, served = (statistics.median(r[i] for r in runs) for i in range(3))
-            print(f"{'warm fork' if warm else 'fresh interpreter':18} start: {cpu:.2f} s of server "
-                  f"CPU, {wall:.2f} s to /healthz; {args.requests} rounds: {served:.2f} s of CPU")
+            print(
+                f"{'warm fork' if warm else 'fresh interpreter':18} start: {cpu:.2f} s of server "
+                f"CPU, {wall:.2f} s to /healthz; {args.requests} rounds: {served:.2f} s of CPU"
+            )
     finally:
         zygote.close()
     return 0

@@ -120,13 +120,20 @@ class Watcher:
             self.over = True
 
 
-async def open_ws(base: str, table_id: str, address: str, token: str | None = None,
-                  deflate: bool = True) -> Any:
+async def open_ws(
+    base: str, table_id: str, address: str, token: str | None = None, deflate: bool = True
+) -> Any:
     from websockets.asyncio.client import connect
 
     url = f"{base}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
-    return await connect(url, max_size=2**22, open_timeout=60, close_timeout=2,
-                         local_addr=(address, 0), compression="deflate" if deflate else None)
+    return await connect(
+        url,
+        max_size=2**22,
+        open_timeout=60,
+        close_timeout=2,
+        local_addr=(address, 0),
+        compression="deflate" if deflate else None,
+    )
 
 
 async def watch(w: Watcher, stop: asyncio.Event) -> None:
@@ -139,8 +146,9 @@ async def watch(w: Watcher, stop: asyncio.Event) -> None:
         w.closed = exc.rcvd.code if exc.rcvd else 1006
 
 
-async def person(ws: Any, seat: int, think: float, rng: random.Random,
-                 stop: asyncio.Event, errors: list[str]) -> None:
+async def person(
+    ws: Any, seat: int, think: float, rng: random.Random, stop: asyncio.Event, errors: list[str]
+) -> None:
     """Plays its seat: answers its own prompt after `think` seconds (negative: never). A refused
     action is drawn again (a few times) rather than left waiting for a state that won't come."""
     from websockets.exceptions import ConnectionClosed
@@ -161,15 +169,28 @@ async def person(ws: Any, seat: int, think: float, rng: random.Random,
                 if m["view"].get("winner") is not None:
                     return
                 refusals = 0
-                prompt = next((p for p in m["prompts"] if p["seat"] == seat
-                               and ("max" in p or "options" in p)), None)
+                prompt = next(
+                    (
+                        p
+                        for p in m["prompts"]
+                        if p["seat"] == seat and ("max" in p or "options" in p)
+                    ),
+                    None,
+                )
             if prompt is not None and not pending and think >= 0:
                 if think:
                     await asyncio.sleep(think)
                 counter += 1
                 pending = True
-                await ws.send(json.dumps({"type": "action", "action": decide(prompt, rng),
-                                          "action_id": f"p{seat}-{counter}"}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "action": decide(prompt, rng),
+                            "action_id": f"p{seat}-{counter}",
+                        }
+                    )
+                )
                 prompt = None  # answered: the next state says what comes next
 
 
@@ -182,11 +203,18 @@ def open_slow_socket(port: int, path: str, address: str, deflate: bool) -> socke
     s.settimeout(30)
     s.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
-    extension = ("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
-                 if deflate else "")
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-               f"Sec-WebSocket-Version: 13\r\n{extension}\r\n").encode())
+    extension = (
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+        if deflate
+        else ""
+    )
+    s.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\n{extension}\r\n"
+        ).encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = s.recv(1)  # one byte at a time: nothing past the handshake is read
@@ -250,9 +278,18 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     rng = random.Random(args.seed)
     for table_id, seat, token in tables.people:
         ws = await open_ws(server.ws, table_id, "127.0.0.1", token)
-        people.append(asyncio.create_task(
-            person(ws, seat, args.think if args.activity == "play" else -1, rng, stop,
-                   person_errors)))
+        people.append(
+            asyncio.create_task(
+                person(
+                    ws,
+                    seat,
+                    args.think if args.activity == "play" else -1,
+                    rng,
+                    stop,
+                    person_errors,
+                )
+            )
+        )
         await lobby.start(table_id, token)
     rss_before = await settle_rss(pid, 2.0)
     fds_before = fd_count(pid)
@@ -266,9 +303,12 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         w = Watcher(tables.ids[i % len(tables.ids)])
         async with gate:
             try:
-                w.ws = await open_ws(server.ws, w.table_id,
-                                     source_address(i // args.per_address),
-                                     deflate=not args.no_deflate)
+                w.ws = await open_ws(
+                    server.ws,
+                    w.table_id,
+                    source_address(i // args.per_address),
+                    deflate=not args.no_deflate,
+                )
             except (InvalidHandshake, OSError) as exc:  # a limit of the server, say
                 refused[type(exc).__name__ + ": " + str(exc)[:80]] += 1
                 return
@@ -316,16 +356,26 @@ async def idle_cost(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     await lobby0.close()
     return {
         "cycles": [[rss_open, rss_closed], *cycles],
-        "connected": len(watchers), "refused": dict(refused),
+        "connected": len(watchers),
+        "refused": dict(refused),
         "closed_by_server": dict(closed_early),
-        "mode": "idle", "sockets": args.sockets, "tables": args.tables, "seats": args.seats,
+        "mode": "idle",
+        "sockets": args.sockets,
+        "tables": args.tables,
+        "seats": args.seats,
         "deflate_offered": not args.no_deflate,
-        "activity": args.activity, "open_seconds": open_seconds,
-        "rss_mib_fresh": rss_fresh, "rss_mib_before": rss_before, "rss_mib_open": rss_open,
-        "rss_mib_closed": rss_closed, "kib_per_socket": per_socket_kib,
-        "server_fds_before": fds_before, "server_fds_open": fds_open,
+        "activity": args.activity,
+        "open_seconds": open_seconds,
+        "rss_mib_fresh": rss_fresh,
+        "rss_mib_before": rss_before,
+        "rss_mib_open": rss_open,
+        "rss_mib_closed": rss_closed,
+        "kib_per_socket": per_socket_kib,
+        "server_fds_before": fds_before,
+        "server_fds_open": fds_open,
         "frames_per_socket": sum(w.states for w in watchers) / max(1, len(watchers)),
-        "games_over": games_over, "person_errors": dict(Counter(person_errors)),
+        "games_over": games_over,
+        "person_errors": dict(Counter(person_errors)),
         "closed_within_10pct_of_before": rss_closed <= rss_before * 1.10,
         "closed_within_10pct_of_fresh": rss_closed <= rss_fresh * 1.10,
         "rss_mib_hwm": status_kib(pid, "VmHWM") / 1024,
@@ -350,8 +400,13 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
         table_id = tables.ids[i % len(tables.ids)]
         try:
             s = await loop.run_in_executor(
-                None, open_slow_socket, server.port, f"/ws/tables/{table_id}",
-                source_address(i // args.per_address), not args.no_deflate)
+                None,
+                open_slow_socket,
+                server.port,
+                f"/ws/tables/{table_id}",
+                source_address(i // args.per_address),
+                not args.no_deflate,
+            )
         except OSError as exc:  # ConnectionError included: a limit of the server, say
             slow_refused[str(exc)[:80]] += 1
             continue
@@ -401,11 +456,20 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
             final = None
             if table.get("status") == "over" and table.get("game_id"):
                 final = (await lobby.call("GET", f"/api/games/{table['game_id']}"))["version"]
-            result_watchers.append({
-                "table": w.table_id, "states": w.states, "last_version": w.version,
-                "final_version": final, "in_order": w.in_order, "resync_jumps": w.resync_jumps,
-                "skipped_with_resync": w.skipped_with_resync, "gaps": w.gaps,
-                "backwards": w.backwards, "closed": w.closed})
+            result_watchers.append(
+                {
+                    "table": w.table_id,
+                    "states": w.states,
+                    "last_version": w.version,
+                    "final_version": final,
+                    "in_order": w.in_order,
+                    "resync_jumps": w.resync_jumps,
+                    "skipped_with_resync": w.skipped_with_resync,
+                    "gaps": w.gaps,
+                    "backwards": w.backwards,
+                    "closed": w.closed,
+                }
+            )
     stop.set()
     for task in readers + people:
         task.cancel()
@@ -418,23 +482,36 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
     await lobby.close()
     times = sorted(closed_at.values())
     return {
-        "mode": "slow_readers", "sockets": args.sockets, "tables": args.tables,
-        "seats": args.seats, "deflate_offered": not args.no_deflate,
-        "open_seconds": open_seconds, "rss_mib_fresh": rss_fresh,
-        "rss_mib_tables": rss_tables, "rss_mib_before": rss_before, "rss_mib_peak": peak,
+        "mode": "slow_readers",
+        "sockets": args.sockets,
+        "tables": args.tables,
+        "seats": args.seats,
+        "deflate_offered": not args.no_deflate,
+        "open_seconds": open_seconds,
+        "rss_mib_fresh": rss_fresh,
+        "rss_mib_tables": rss_tables,
+        "rss_mib_before": rss_before,
+        "rss_mib_peak": peak,
         "kib_per_idle_slow_socket": (rss_before - rss_tables) * 1024 / max(1, len(slow)),
-        "slow_connected": len(slow), "slow_refused": dict(slow_refused),
+        "slow_connected": len(slow),
+        "slow_refused": dict(slow_refused),
         "rss_mib_hwm": status_kib(pid, "VmHWM") / 1024,
-        "rss_mib_at_end_of_hold": samples[-1][1], "rss_mib_closed": rss_closed,
-        "games_done_after_s": games_done_at, "observed_s": samples[-1][0],
-        "slow_closed": len(times), "slow_closed_first_s": times[0] if times else None,
+        "rss_mib_at_end_of_hold": samples[-1][1],
+        "rss_mib_closed": rss_closed,
+        "games_done_after_s": games_done_at,
+        "observed_s": samples[-1][0],
+        "slow_closed": len(times),
+        "slow_closed_first_s": times[0] if times else None,
         "slow_closed_median_s": times[len(times) // 2] if times else None,
         "slow_closed_last_s": times[-1] if times else None,
         "slow_closed_after_open_min_median_max_s": (
             [min(since_open), sorted(since_open)[len(since_open) // 2], max(since_open)]
-            if since_open else None),
-        "slow_closed_by_10s": [sum(1 for x in times if x <= b)
-                               for b in range(10, int(samples[-1][0]) + 11, 10)],
+            if since_open
+            else None
+        ),
+        "slow_closed_by_10s": [
+            sum(1 for x in times if x <= b) for b in range(10, int(samples[-1][0]) + 11, 10)
+        ],
         "server_unsent_kib_end": unsent / 1024,
         "server_unsent_kib_peak": kernel_peak / 1024,
         "person_errors": dict(Counter(person_errors)),
@@ -443,69 +520,103 @@ async def slow_readers(args: argparse.Namespace, server: Server) -> dict[str, An
 
 
 def print_idle(r: dict[str, Any]) -> None:
-    print(f"idle sockets: {r['sockets']} spectator sockets on {r['tables']} started tables of "
-          f"{r['seats']} (activity: {r['activity']}; deflate offered: {r['deflate_offered']}), "
-          f"opened in {r['open_seconds']:.1f} s")
-    print(f"  server RSS fresh {r['rss_mib_fresh']:.1f} MiB; tables started "
-          f"{r['rss_mib_before']:.1f} MiB; sockets open {r['rss_mib_open']:.1f} MiB "
-          f"(fds {r['server_fds_before']} -> {r['server_fds_open']}; "
-          f"{r['frames_per_socket']:.1f} states per socket)")
+    print(
+        f"idle sockets: {r['sockets']} spectator sockets on {r['tables']} started tables of "
+        f"{r['seats']} (activity: {r['activity']}; deflate offered: {r['deflate_offered']}), "
+        f"opened in {r['open_seconds']:.1f} s"
+    )
+    print(
+        f"  server RSS fresh {r['rss_mib_fresh']:.1f} MiB; tables started "
+        f"{r['rss_mib_before']:.1f} MiB; sockets open {r['rss_mib_open']:.1f} MiB "
+        f"(fds {r['server_fds_before']} -> {r['server_fds_open']}; "
+        f"{r['frames_per_socket']:.1f} states per socket)"
+    )
     if r["refused"] or r["closed_by_server"]:
-        print(f"  connected {r['connected']} of {r['sockets']}; refused: {r['refused']}; "
-              f"closed by the server while idle (close codes): {r['closed_by_server']}")
+        print(
+            f"  connected {r['connected']} of {r['sockets']}; refused: {r['refused']}; "
+            f"closed by the server while idle (close codes): {r['closed_by_server']}"
+        )
     print(f"  per idle socket:         {r['kib_per_socket']:.1f} KiB  (target <= 64 KiB)")
     if r["games_over"] is not None:
         print(f"  games over after close:  {r['games_over']} of {r['tables']}")
-    print(f"  after closing them all:  {r['rss_mib_closed']:.1f} MiB: within 10% of the tables' "
-          f"start: {'yes' if r['closed_within_10pct_of_before'] else 'NO'}; of the fresh "
-          f"server: {'yes' if r['closed_within_10pct_of_fresh'] else 'NO'} "
-          f"(VmHWM {r['rss_mib_hwm']:.1f} MiB)")
+    print(
+        f"  after closing them all:  {r['rss_mib_closed']:.1f} MiB: within 10% of the tables' "
+        f"start: {'yes' if r['closed_within_10pct_of_before'] else 'NO'}; of the fresh "
+        f"server: {'yes' if r['closed_within_10pct_of_fresh'] else 'NO'} "
+        f"(VmHWM {r['rss_mib_hwm']:.1f} MiB)"
+    )
     for i, (opened, closed) in enumerate(r["cycles"][1:], 2):
         print(f"  round {i}: {opened:.1f} MiB with the sockets open, {closed:.1f} MiB closed")
 
 
 def print_slow(r: dict[str, Any]) -> None:
-    print(f"slow readers: {r['sockets']} never-reading spectator sockets "
-          f"(deflate offered: {r['deflate_offered']}) on {r['tables']} tables of {r['seats']} "
-          f"(bots without delay, a machine-speed person), opened in {r['open_seconds']:.1f} s")
+    print(
+        f"slow readers: {r['sockets']} never-reading spectator sockets "
+        f"(deflate offered: {r['deflate_offered']}) on {r['tables']} tables of {r['seats']} "
+        f"(bots without delay, a machine-speed person), opened in {r['open_seconds']:.1f} s"
+    )
     done = r["games_done_after_s"]
-    print(f"  games over after:        {'not within the run' if done is None else f'{done:.1f} s'}"
-          f"; observed {r['observed_s']:.1f} s")
+    print(
+        f"  games over after:        {'not within the run' if done is None else f'{done:.1f} s'}"
+        f"; observed {r['observed_s']:.1f} s"
+    )
     if r["slow_refused"]:
-        print(f"  slow sockets connected {r['slow_connected']} of {r['sockets']}; refused: "
-              f"{r['slow_refused']}")
-    print(f"  idle cost before the games start: {r['kib_per_idle_slow_socket']:.1f} KiB per slow "
-          f"socket (target <= 64 KiB)")
-    print(f"  server RSS:              fresh {r['rss_mib_fresh']:.1f} MiB, with sockets "
-          f"{r['rss_mib_before']:.1f}, PEAK {r['rss_mib_peak']:.1f} MiB (target < 400 MB = "
-          f"381 MiB), end of run {r['rss_mib_at_end_of_hold']:.1f}, after closing ours "
-          f"{r['rss_mib_closed']:.1f}")
+        print(
+            f"  slow sockets connected {r['slow_connected']} of {r['sockets']}; refused: "
+            f"{r['slow_refused']}"
+        )
+    print(
+        f"  idle cost before the games start: {r['kib_per_idle_slow_socket']:.1f} KiB per slow "
+        f"socket (target <= 64 KiB)"
+    )
+    print(
+        f"  server RSS:              fresh {r['rss_mib_fresh']:.1f} MiB, with sockets "
+        f"{r['rss_mib_before']:.1f}, PEAK {r['rss_mib_peak']:.1f} MiB (target < 400 MB = "
+        f"381 MiB), end of run {r['rss_mib_at_end_of_hold']:.1f}, after closing ours "
+        f"{r['rss_mib_closed']:.1f}"
+    )
     if r["slow_closed"]:
-        print(f"  slow sockets the server closed: {r['slow_closed']} of {r['sockets']}: first "
-              f"at {r['slow_closed_first_s']:.1f} s, median {r['slow_closed_median_s']:.1f} s, "
-              f"last {r['slow_closed_last_s']:.1f} s after the games' start; by each 10 s: "
-              f"{r['slow_closed_by_10s']}")
+        print(
+            f"  slow sockets the server closed: {r['slow_closed']} of {r['sockets']}: first "
+            f"at {r['slow_closed_first_s']:.1f} s, median {r['slow_closed_median_s']:.1f} s, "
+            f"last {r['slow_closed_last_s']:.1f} s after the games' start; by each 10 s: "
+            f"{r['slow_closed_by_10s']}"
+        )
         lo, mid, hi = r["slow_closed_after_open_min_median_max_s"]
-        print(f"    counted from each socket's handshake: min {lo:.1f} s, median {mid:.1f} s, "
-              f"max {hi:.1f} s (uvicorn's keepalive alone closes at ping interval + ping "
-              f"timeout, 20 + 20 s by default)")
+        print(
+            f"    counted from each socket's handshake: min {lo:.1f} s, median {mid:.1f} s, "
+            f"max {hi:.1f} s (uvicorn's keepalive alone closes at ping interval + ping "
+            f"timeout, 20 + 20 s by default)"
+        )
     else:
         print(f"  slow sockets the server closed: 0 of {r['sockets']}")
-    print(f"  unsent bytes in the server's kernel send queues (not in RSS): peak "
-          f"{r['server_unsent_kib_peak'] / 1024:.1f} MiB (1 s samples), at the end "
-          f"{r['server_unsent_kib_end'] / 1024:.1f} MiB in sockets still ESTABLISHED")
+    print(
+        f"  unsent bytes in the server's kernel send queues (not in RSS): peak "
+        f"{r['server_unsent_kib_peak'] / 1024:.1f} MiB (1 s samples), at the end "
+        f"{r['server_unsent_kib_end'] / 1024:.1f} MiB in sockets still ESTABLISHED"
+    )
     lost = sum(w["gaps"] + w["backwards"] for w in r["watchers"])
     print(f"  errors answered to the persons: {r['person_errors'] or 'none'}")
-    print(f"  honest spectators: {len(r['watchers'])}, versions lost (gap without resync or "
-          f"backwards): {lost}")
+    print(
+        f"  honest spectators: {len(r['watchers'])}, versions lost (gap without resync or "
+        f"backwards): {lost}"
+    )
     for w in r["watchers"]:
-        how = ("every version in order" if not (w["resync_jumps"] or w["gaps"] or w["backwards"])
-               else f"{w['resync_jumps']} resync jumps over {w['skipped_with_resync']} versions, "
-                    f"{w['gaps']} gaps, {w['backwards']} backwards")
-        end = ("reached the final version" if w["final_version"] == w["last_version"]
-               else f"last version {w['last_version']}, final {w['final_version']}")
-        print(f"    {w['table']}: {w['states']} states, {how}; {end}"
-              + (f"; closed {w['closed']}" if w["closed"] else ""))
+        how = (
+            "every version in order"
+            if not (w["resync_jumps"] or w["gaps"] or w["backwards"])
+            else f"{w['resync_jumps']} resync jumps over {w['skipped_with_resync']} versions, "
+            f"{w['gaps']} gaps, {w['backwards']} backwards"
+        )
+        end = (
+            "reached the final version"
+            if w["final_version"] == w["last_version"]
+            else f"last version {w['last_version']}, final {w['final_version']}"
+        )
+        print(
+            f"    {w['table']}: {w['states']} states, {how}; {end}"
+            + (f"; closed {w['closed']}" if w["closed"] else "")
+        )
 
 
 async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
@@ -513,32 +624,59 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sockets", type=int, default=1000)
-    parser.add_argument("--tables", type=int, default=None,
-                        help="tables the sockets spread over (default: one per 100 sockets)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        help="tables the sockets spread over (default: one per 100 sockets)",
+    )
     parser.add_argument("--seats", type=int, default=None, help="default 4; 6 with --slow-readers")
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--database-url", default=PG_URL, help="for --database postgres")
     parser.add_argument("--slow-readers", action="store_true")
-    parser.add_argument("--no-deflate", action="store_true",
-                        help="the measured sockets do not offer permessage-deflate")
-    parser.add_argument("--activity", choices=["idle", "play"], default="idle",
-                        help="idle cost: the person never acts (idle) or plays (play)")
+    parser.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="the measured sockets do not offer permessage-deflate",
+    )
+    parser.add_argument(
+        "--activity",
+        choices=["idle", "play"],
+        default="idle",
+        help="idle cost: the person never acts (idle) or plays (play)",
+    )
     parser.add_argument("--think", type=float, default=0.05, help="--activity play: person's delay")
-    parser.add_argument("--bot-delay", type=float, default=0.05,
-                        help="--activity play: BOT_DELAY_SECONDS")
-    parser.add_argument("--seconds", type=float, default=120.0,
-                        help="longest wait for the games to end")
-    parser.add_argument("--hold", type=float, default=15.0,
-                        help="--slow-readers: seconds to keep watching after the games end")
-    parser.add_argument("--settle", type=float, default=5.0,
-                        help="seconds to wait after closing before the last RSS reading")
-    parser.add_argument("--cycles", type=int, default=1,
-                        help="idle cost: open and close the sockets this many times")
-    parser.add_argument("--per-address", type=int, default=10,
-                        help="client sockets per loopback source address")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.05, help="--activity play: BOT_DELAY_SECONDS"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=120.0, help="longest wait for the games to end"
+    )
+    parser.add_argument(
+        "--hold",
+        type=float,
+        default=15.0,
+        help="--slow-readers: seconds to keep watching after the games end",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=5.0,
+        help="seconds to wait after closing before the last RSS reading",
+    )
+    parser.add_argument(
+        "--cycles",
+        type=int,
+        default=1,
+        help="idle cost: open and close the sockets this many times",
+    )
+    parser.add_argument(
+        "--per-address", type=int, default=10, help="client sockets per loopback source address"
+    )
     parser.add_argument("--server-env", action="append", metavar="KEY=VALUE")
     parser.add_argument("--keep-logs", action="store_true", help="keep the server's log")
     parser.add_argument("--seed", type=int, default=1)
@@ -558,14 +696,19 @@ def main() -> int:
         create_schema(url, schema)
     else:
         url = f"sqlite+aiosqlite:///{workdir / 'bench.sqlite3'}"
-    delay = "0" if args.slow_readers else (str(args.bot_delay) if args.activity == "play" else "0.6")
+    delay = (
+        "0" if args.slow_readers else (str(args.bot_delay) if args.activity == "play" else "0.6")
+    )
     server = Server(server_env(args, url, schema, BOT_DELAY_SECONDS=delay), workdir)
     ok = False
     try:
         server.start()
         if not args.json:
-            print(f"server pid {server.pid} on port {server.port} ({args.database}); "
-                  f"client RLIMIT_NOFILE {limit}", file=sys.stderr)
+            print(
+                f"server pid {server.pid} on port {server.port} ({args.database}); "
+                f"client RLIMIT_NOFILE {limit}",
+                file=sys.stderr,
+            )
         result = asyncio.run(run(args, server))
         if args.json:
             print(json.dumps(result))

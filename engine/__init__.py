@@ -58,8 +58,27 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 
 
 __all__ = [
-    "CARDS", "CHARACTER_IDS", "Card", "GameState", "HardBot", "IllegalAction", "State", "apply", "dumps",
-    "is_over", "legal_actions", "loads", "new_game", "prompts", "render_event", "replay", "sample_world", "start",
-    "time_out", "timeout_action", "view", "visible_events", "winner",
+    "CARDS",
+    "CHARACTER_IDS",
+    "Card",
+    "GameState",
+    "HardBot",
+    "IllegalAction",
+    "State",
+    "apply",
+    "dumps",
+    "is_over",
+    "legal_actions",
+    "loads",
+    "new_game",
+    "prompts",
+    "render_event",
+    "replay",
+    "sample_world",
+    "start",
+    "time_out",
+    "timeout_action",
+    "view",
+    "visible_events",
+    "winner",
 ]
-

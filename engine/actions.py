@@ -38,8 +38,12 @@ def _bool(action: Action, key: str) -> bool:
 
 def _bid(action: Action) -> Bid:
     """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
-    return Bid(_int(action, "fairy_gold"), _int(action, "common_gold"), _bool(action, "amulet"),
-               _bool(action, "black_magic"))
+    return Bid(
+        _int(action, "fairy_gold"),
+        _int(action, "common_gold"),
+        _bool(action, "amulet"),
+        _bool(action, "black_magic"),
+    )
 
 
 def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
@@ -58,17 +62,24 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
             black_magic = action["black_magic"]
         except KeyError:
             return _apply(state, seat, action)
-        if (kind == "bid" and type(fairy_gold) is int and type(common_gold) is int
-                and (amulet is True or amulet is False)
-                and (black_magic is True or black_magic is False) and type(seat) is int
-                and state.winner is None):
+        if (
+            kind == "bid"
+            and type(fairy_gold) is int
+            and type(common_gold) is int
+            and (amulet is True or amulet is False)
+            and (black_magic is True or black_magic is False)
+            and type(seat) is int
+            and state.winner is None
+        ):
             players = state.players
             if 0 <= seat < len(players) and seat not in state.sealed:
                 player = players[seat]
-                if (0 <= fairy_gold <= player.fairy_gold
-                        and 0 <= common_gold <= player.common_gold
-                        and (player.amulets or not amulet)
-                        and (player.black_magic or not black_magic)):
+                if (
+                    0 <= fairy_gold <= player.fairy_gold
+                    and 0 <= common_gold <= player.common_gold
+                    and (player.amulets or not amulet)
+                    and (player.black_magic or not black_magic)
+                ):
                     # One number for the four fields (common_gold < 16 keeps it one-to-one).
                     key = fairy_gold * 64 + common_gold * 4 + amulet * 2 + black_magic
                     bid = BIDS.get(key) if common_gold < 16 else None
@@ -81,8 +92,9 @@ def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[
                     if len(sealed) < len(players):  # not the last bid: only `sealed` changes
                         st = copy_state(state)
                         st.sealed = sealed
-                        return st, [{"type": "bid_submitted", "template": "{seat} has bid.",
-                                     "seat": seat}]
+                        return st, [
+                            {"type": "bid_submitted", "template": "{seat} has bid.", "seat": seat}
+                        ]
                     return _reveal(state, seat, sealed)
     return _apply(state, seat, action)
 
@@ -118,34 +130,44 @@ def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list
     kind = action.get("type") if isinstance(action, dict) else None
     keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None:
-        raise IllegalAction("malformed", f"an action is an object with a type among "
-                                         f"{sorted(ACTION_KEYS)}, not {action!r}")
+        raise IllegalAction(
+            "malformed",
+            f"an action is an object with a type among {sorted(ACTION_KEYS)}, not {action!r}",
+        )
     assert isinstance(action, dict)
     if action.keys() != keys:
-        raise IllegalAction("malformed", f"a {kind} action has exactly the fields "
-                                         f"{sorted(keys)}")
+        raise IllegalAction("malformed", f"a {kind} action has exactly the fields {sorted(keys)}")
     if type(seat) is not int or not 0 <= seat < len(state.players):
         raise IllegalAction("unknown_seat", f"there is no seat {seat!r} in this game")
     if state.winner is not None:
         raise IllegalAction("game_over", "the game is over")
     if kind != PHASE_ACTION[state.phase]:
-        raise IllegalAction("wrong_phase", f"a {kind} is not asked now: the game waits for "
-                                           f"a {state.phase}")
+        raise IllegalAction(
+            "wrong_phase", f"a {kind} is not asked now: the game waits for a {state.phase}"
+        )
     player = state.players[seat]
     if kind == "bid":
         fairy_gold, common_gold = action["fairy_gold"], action["common_gold"]
         amulet, black_magic = action["amulet"], action["black_magic"]
-        if (type(fairy_gold) is int and fairy_gold >= 0 and type(common_gold) is int
-                and common_gold >= 0 and (amulet is True or amulet is False)
-                and (black_magic is True or black_magic is False)):
+        if (
+            type(fairy_gold) is int
+            and fairy_gold >= 0
+            and type(common_gold) is int
+            and common_gold >= 0
+            and (amulet is True or amulet is False)
+            and (black_magic is True or black_magic is False)
+        ):
             bid = Bid(fairy_gold, common_gold, amulet, black_magic)  # the common case, at once
         else:
             bid = _bid(action)
         if seat in state.sealed:
             raise IllegalAction("already_submitted", "you have already bid in this auction")
-        if (bid.fairy_gold > player.fairy_gold or bid.common_gold > player.common_gold
-                or (bid.amulet and player.amulets == 0)
-                or (bid.black_magic and player.black_magic == 0)):
+        if (
+            bid.fairy_gold > player.fairy_gold
+            or bid.common_gold > player.common_gold
+            or (bid.amulet and player.amulets == 0)
+            or (bid.black_magic and player.black_magic == 0)
+        ):
             raise IllegalAction("unaffordable", "you do not hold the coins of that bid")
         return _seal_bid(state, seat, bid)
     elif kind == "tiebreak":
@@ -157,8 +179,13 @@ def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list
         if tiebid.silver > player.silver or (tiebid.amulet and player.amulets == 0):
             raise IllegalAction("unaffordable", "you do not hold the coins of that tie-break bid")
         ev = Events()
-        ev.items.append({"type": "tiebreak_submitted", "template": "{seat} has bid in the tie-break.",
-                         "seat": seat})
+        ev.items.append(
+            {
+                "type": "tiebreak_submitted",
+                "template": "{seat} has bid in the tie-break.",
+                "seat": seat,
+            }
+        )
         if len(state.sealed_tiebreak) + 1 < len(state.tied):
             st = state.share()
             st.sealed_tiebreak = {**state.sealed_tiebreak, seat: tiebid}
@@ -175,13 +202,23 @@ def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list
         if seat != q.seat:
             raise IllegalAction("not_your_turn", f"Player {q.seat + 1} is choosing, not you")
         if option not in {o.id for o in q.options}:
-            raise IllegalAction("unknown_option", f"{option!r} is not one of the options: "
-                                f"{', '.join(o.id for o in q.options)}")
+            raise IllegalAction(
+                "unknown_option",
+                f"{option!r} is not one of the options: {', '.join(o.id for o in q.options)}",
+            )
         st = state.derive()
         st.question = None
         label = next(o.label for o in q.options if o.id == option)
         ev = Events()
-        ev.items.append({"type": "choice", "template": "{seat}: %s." % label, "seat": seat,
-                         "character": q.character, "step": q.step, "option": option})
+        ev.items.append(
+            {
+                "type": "choice",
+                "template": "{seat}: %s." % label,
+                "seat": seat,
+                "character": q.character,
+                "step": q.step,
+                "option": option,
+            }
+        )
         advance(st, ev, option)
     return st, ev.items

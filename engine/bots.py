@@ -43,13 +43,19 @@ class RandomBot:
         r = self.rng
         limits = prompt.get("max", {})
         if prompt["kind"] == "bid":
-            return {"type": "bid", "fairy_gold": r.randint(0, limits["fairy_gold"]),
-                    "common_gold": r.randint(0, limits["common_gold"]),
-                    "amulet": bool(limits["amulet"] and r.random() < 0.5),
-                    "black_magic": bool(limits["black_magic"] and r.random() < 0.5)}
+            return {
+                "type": "bid",
+                "fairy_gold": r.randint(0, limits["fairy_gold"]),
+                "common_gold": r.randint(0, limits["common_gold"]),
+                "amulet": bool(limits["amulet"] and r.random() < 0.5),
+                "black_magic": bool(limits["black_magic"] and r.random() < 0.5),
+            }
         if prompt["kind"] == "tiebreak":
-            return {"type": "tiebreak", "silver": r.randint(0, limits["silver"]),
-                    "amulet": bool(limits["amulet"] and r.random() < 0.5)}
+            return {
+                "type": "tiebreak",
+                "silver": r.randint(0, limits["silver"]),
+                "amulet": bool(limits["amulet"] and r.random() < 0.5),
+            }
         return {"type": "choose", "option": r.choice(prompt["options"])["id"]}
 
 
@@ -91,13 +97,21 @@ class HeuristicBot:
             value += 1.0  # reaches 4 or 5 stones (Magician, Enchantress)
         return value
 
-    def card_value(self, view: View, card: str, seat: int, stones: dict[str, int],
-                   coins: dict[str, int], score: int) -> float:
+    def card_value(
+        self,
+        view: View,
+        card: str,
+        seat: int,
+        stones: dict[str, int],
+        coins: dict[str, int],
+        score: int,
+    ) -> float:
         total = sum(stones.values())
         point = POINT * (2.0 if score == 2 else 1.0)
         bank = view["bank"]
-        best_stone = max((self.stone_value(stones, c) for c in COLOURS if bank["stones"][c]),
-                         default=0.0)
+        best_stone = max(
+            (self.stone_value(stones, c) for c in COLOURS if bank["stones"][c]), default=0.0
+        )
         if card.endswith("_dragon") and card.split("_")[0] in COLOURS:
             colour = card.split("_")[0]
             return self.stone_value(stones, colour) if bank["stones"][colour] else 0.0
@@ -147,9 +161,22 @@ class HeuristicBot:
         leader = self._leader(view, seat)
         leader_p = view["players"][leader]
         # Curse a card that could win the game for the leader, or any big one when he is close.
-        curse = bool(limits["black_magic"]) and leader_p["score"] >= 2 and card in (
-            "magician", "wizard", "sorcerer", "sorcerers_apprentice", "quack_wizard",
-            "enchantress", "necromancer", "ghost", "imp")
+        curse = (
+            bool(limits["black_magic"])
+            and leader_p["score"] >= 2
+            and card
+            in (
+                "magician",
+                "wizard",
+                "sorcerer",
+                "sorcerers_apprentice",
+                "quack_wizard",
+                "enchantress",
+                "necromancer",
+                "ghost",
+                "imp",
+            )
+        )
         remaining = max(1, int(view.get("pile_count", 0)) + 1)
         budget = limits["fairy_gold"] / remaining * 2.5 + limits["common_gold"] * 0.5
         if value < 1.5 and not curse:
@@ -165,8 +192,13 @@ class HeuristicBot:
 
     @staticmethod
     def _bid(fairy: int, common: int, amulet: bool, black_magic: bool) -> Action:
-        return {"type": "bid", "fairy_gold": fairy, "common_gold": common, "amulet": amulet,
-                "black_magic": black_magic}
+        return {
+            "type": "bid",
+            "fairy_gold": fairy,
+            "common_gold": common,
+            "amulet": amulet,
+            "black_magic": black_magic,
+        }
 
     def tiebreak(self, view: View, prompt: Prompt) -> Action:
         seat, coins, stones, score = self._me(view)
@@ -193,16 +225,36 @@ class HeuristicBot:
             return "use"
         if step in ("victim",):
             seats = [o["seat"] for o in options]
-            return str(options[max(range(len(seats)), key=lambda i: (
-                players[seats[i]]["score"], sum(players[seats[i]]["stones"].values()),
-                seats[i] == leader))]["id"])
+            return str(
+                options[
+                    max(
+                        range(len(seats)),
+                        key=lambda i: (
+                            players[seats[i]]["score"],
+                            sum(players[seats[i]]["stones"].values()),
+                            seats[i] == leader,
+                        ),
+                    )
+                ]["id"]
+            )
         if step == "stones":  # pay what leaves the most useful stones
-            return str(min(options, key=lambda o: sum(
-                (stones[c] - o["stones"][c] == 0) for c in COLOURS))["id"])
+            return str(
+                min(options, key=lambda o: sum((stones[c] - o["stones"][c] == 0) for c in COLOURS))[
+                    "id"
+                ]
+            )
         if prompt["character"] == "troll" and step == "colour":
+
             def harm(colour: str) -> int:
-                return int(sum(p["stones"][colour] * (2 if p["seat"] == leader else 1)
-                           for p in players if p["seat"] != seat) - 2 * stones[colour])
+                return int(
+                    sum(
+                        p["stones"][colour] * (2 if p["seat"] == leader else 1)
+                        for p in players
+                        if p["seat"] != seat
+                    )
+                    - 2 * stones[colour]
+                )
+
             return max(ids, key=harm)
         if prompt["character"] == "rainbow_dragon":
             bag = view.get("bag") or {c: 1 for c in COLOURS}

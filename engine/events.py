@@ -18,13 +18,17 @@ class Events:
     def __init__(self) -> None:
         self.items: list[dict[str, object]] = []
 
-    def add(self, type_: str, template: str | None, private_to: list[int] | None = None,
-            **data: object) -> None:
+    def add(
+        self, type_: str, template: str | None, private_to: list[int] | None = None, **data: object
+    ) -> None:
         """Record an event. `template` names seats as {seat}, {victim}, ... (see render); None
         for the types of LATE_TEMPLATES, built from the fields when asked for."""
         # The sentence ("text") is built only when asked for, by view.visible_events.
-        event: dict[str, object] = ({"type": type_, **data} if template is None
-                                    else {"type": type_, "template": template, **data})
+        event: dict[str, object] = (
+            {"type": type_, **data}
+            if template is None
+            else {"type": type_, "template": template, **data}
+        )
         if private_to is not None:
             event["private_to"] = sorted(set(private_to))
         self.items.append(event)

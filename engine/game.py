@@ -43,7 +43,9 @@ def start(players: int, seed: int) -> tuple[GameState, list[Event]]:
     st = GameState(
         players=[Player(seat) for seat in range(players)],
         bank=Bank(BOX_FAIRY_GOLD, BOX_COMMON_GOLD, BOX_SILVER, BOX_AMULETS, [0, 0, 0]),
-        seed=seed, seed_commitment=rng.commitment(seed), rng=rng.initial_state(seed),
+        seed=seed,
+        seed_commitment=rng.commitment(seed),
+        rng=rng.initial_state(seed),
         owner=object(),
     )
     bag = [BOX_STONES_PER_COLOUR] * 3
@@ -64,6 +66,7 @@ def start(players: int, seed: int) -> tuple[GameState, list[Event]]:
 
 # -- turns and auctions -----------------------------------------------------------------------
 
+
 def start_turn(st: GameState, ev: Events) -> None:
     """R5: draw 2 specials (reshuffling the used ones if needed), announce them, shuffle the pile."""
     st.turn += 1
@@ -73,14 +76,23 @@ def start_turn(st: GameState, ev: Events) -> None:
         if not st.special_deck:
             st.special_deck, st.used_specials = st.used_specials[:], []
             st.shuffle(st.special_deck)
-            ev.add("special_deck_reshuffled", "The used special characters are shuffled into a new deck.")
+            ev.add(
+                "special_deck_reshuffled",
+                "The used special characters are shuffled into a new deck.",
+            )
         st.specials.append(st.special_deck.pop())
     st.pile = list(STANDARD_PILE) + st.specials
     st.shuffle(st.pile)
     st.records = []
-    ev.items.append({"type": "turn_started", "template": TURN_STARTED % (
-        st.turn, CARDS[st.specials[0]].name_en, CARDS[st.specials[1]].name_en),
-        "turn": st.turn, "specials": st.specials[:]})
+    ev.items.append(
+        {
+            "type": "turn_started",
+            "template": TURN_STARTED
+            % (st.turn, CARDS[st.specials[0]].name_en, CARDS[st.specials[1]].name_en),
+            "turn": st.turn,
+            "specials": st.specials[:],
+        }
+    )
     start_auction(st, "witch", ev)
 
 
@@ -88,12 +100,15 @@ def start_turn(st: GameState, ev: Events) -> None:
 # events as dict literals rather than with `Events.add`: the same dicts, made faster.)
 AUCTION_STARTED = {c: "The %s is up for auction." % CARDS[c].name_en for c in CARDS}
 AUCTION_WON = {c: "{winner} wins the %s." % CARDS[c].name_en for c in CARDS}
-CURSED = {c: "Black Magic! The %s is cursed: nobody uses its power." % CARDS[c].name_en
-          for c in CARDS}
+CURSED = {
+    c: "Black Magic! The %s is cursed: nobody uses its power." % CARDS[c].name_en for c in CARDS
+}
 NO_BID = {c: "Nobody bid for the %s." % CARDS[c].name_en for c in CARDS}
 TURN_STARTED = "Turn %d: this turn's special characters are the %s and the %s."
-TURN_ENDED = ("Turn %d ends: spent Fairy Gold returns behind the screens, unused Black Magic goes "
-              "back to the bank.")
+TURN_ENDED = (
+    "Turn %d ends: spent Fairy Gold returns behind the screens, unused Black Magic goes "
+    "back to the bank."
+)
 
 
 def start_auction(st: GameState, card: str, ev: Events) -> None:
@@ -102,8 +117,14 @@ def start_auction(st: GameState, card: str, ev: Events) -> None:
     st.sealed = {}
     st.tied = []
     st.sealed_tiebreak = {}
-    ev.items.append({"type": "auction_started", "template": AUCTION_STARTED[card], "card": card,
-                     "turn": st.turn})
+    ev.items.append(
+        {
+            "type": "auction_started",
+            "template": AUCTION_STARTED[card],
+            "card": card,
+            "turn": st.turn,
+        }
+    )
 
 
 def end_auction(st: GameState, ev: Events) -> None:
@@ -121,8 +142,9 @@ def end_auction(st: GameState, ev: Events) -> None:
             player.black_magic = 0
     st.used_specials = st.used_specials[:]
     for card in st.specials:
-        if card == "doppelganger" and (st.doppelganger is not None
-                                       or "doppelganger" in st.used_specials):
+        if card == "doppelganger" and (
+            st.doppelganger is not None or "doppelganger" in st.used_specials
+        ):
             continue  # held by its winner, or already played this turn
         st.used_specials.append(card)
     ev.items.append({"type": "turn_ended", "template": TURN_ENDED % st.turn, "turn": st.turn})
@@ -147,8 +169,13 @@ def reveal_bids(st: GameState, ev: Events) -> None:
             best, top = value, [seat]
         elif value == best:
             top.append(seat)
-        shown[SEAT_KEY[seat]] = {"fairy_gold": fairy_gold, "common_gold": common_gold,
-                                 "amulet": amulet, "black_magic": black_magic, "value": value}
+        shown[SEAT_KEY[seat]] = {
+            "fairy_gold": fairy_gold,
+            "common_gold": common_gold,
+            "amulet": amulet,
+            "black_magic": black_magic,
+            "value": value,
+        }
         if not (fairy_gold or common_gold or amulet or black_magic):
             continue  # the empty fist pays nothing
         player = st.player(seat)
@@ -180,8 +207,13 @@ def reveal_bids(st: GameState, ev: Events) -> None:
     st.phase = "tiebreak"
     st.tied = top
     record.tied = top[:]
-    ev.add("tiebreak_started", "Tie at %d between %s: they bid Silver to break it." % (
-        best, ", ".join(f"Player {s + 1}" for s in top)), seats=top[:], value=best)
+    ev.add(
+        "tiebreak_started",
+        "Tie at %d between %s: they bid Silver to break it."
+        % (best, ", ".join(f"Player {s + 1}" for s in top)),
+        seats=top[:],
+        value=best,
+    )
 
 
 def reveal_tiebreak(st: GameState, ev: Events) -> None:
@@ -196,14 +228,22 @@ def reveal_tiebreak(st: GameState, ev: Events) -> None:
             st.bank.amulets += 1
     record = st.record(-1)
     record.tiebreak = bids
-    ev.add("tiebreak_revealed", None,
-           bids={str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
-                 for s, b in sorted(bids.items())})
+    ev.add(
+        "tiebreak_revealed",
+        None,
+        bids={
+            str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
+            for s, b in sorted(bids.items())
+        },
+    )
     best = max(b.value for b in bids.values())
     top = [s for s, b in bids.items() if b.value == best]
     if best == 0 or len(top) > 1:
-        ev.add("no_winner", "The tie-break is tied again: nobody uses the %s." %
-               CARDS[st.card].name_en, card=st.card)
+        ev.add(
+            "no_winner",
+            "The tie-break is tied again: nobody uses the %s." % CARDS[st.card].name_en,
+            card=st.card,
+        )
         end_auction(st, ev)
         return
     win(st, top[0], best, ev)
@@ -212,8 +252,15 @@ def reveal_tiebreak(st: GameState, ev: Events) -> None:
 def win(st: GameState, seat: int, value: int, ev: Events) -> None:
     record = st.record(-1)
     record.winner = seat
-    ev.items.append({"type": "auction_won", "template": AUCTION_WON[st.card], "winner": seat,
-                     "card": st.card, "value": value})
+    ev.items.append(
+        {
+            "type": "auction_won",
+            "template": AUCTION_WON[st.card],
+            "winner": seat,
+            "card": st.card,
+            "value": value,
+        }
+    )
     auction = len(st.records) - 1
     if st.doppelganger == seat and st.card != "necromancer":
         st.tasks.append(Task(st.card, seat, auction, doppel_offer=True))  # R24
@@ -223,22 +270,33 @@ def win(st: GameState, seat: int, value: int, ev: Events) -> None:
     advance(st, ev)
 
 
-def doppelganger_offer(st: GameState, task: Task, choice: str | None,
-                       ev: Events) -> Question | None:
+def doppelganger_offer(
+    st: GameState, task: Task, choice: str | None, ev: Events
+) -> Question | None:
     name = CARDS[task.card].name_en
     if choice is None:
         task.step = "play_doppelganger"
-        return Question(task.seat, task.card, "play_doppelganger",
-                        f"Play the Doppelganger to use the {name} twice?", (
-                            Option("play", f"Play the Doppelganger: use the {name} twice"),
-                            Option("keep", "Keep the Doppelganger for later")))
+        return Question(
+            task.seat,
+            task.card,
+            "play_doppelganger",
+            f"Play the Doppelganger to use the {name} twice?",
+            (
+                Option("play", f"Play the Doppelganger: use the {name} twice"),
+                Option("keep", "Keep the Doppelganger for later"),
+            ),
+        )
     first = Task(task.card, task.seat, task.auction)
     st.tasks.append(first)
     if choice == "play":
         st.doppelganger = None
         st.used_specials = [*st.used_specials, "doppelganger"]
-        ev.add("doppelganger_played", "{seat} plays the Doppelganger: the %s is used twice." % name,
-               seat=task.seat, card=task.card)
+        ev.add(
+            "doppelganger_played",
+            "{seat} plays the Doppelganger: the %s is used twice." % name,
+            seat=task.seat,
+            card=task.card,
+        )
         st.tasks.insert(len(st.tasks) - 1, Task(task.card, task.seat, task.auction))
     return None
 
@@ -264,9 +322,14 @@ def advance(st: GameState, ev: Events, choice: str | None = None) -> None:
         st.tasks.append(task)  # back on top, to be called again with the choice
         if len(question.options) == 1 and not question.always_ask:  # R14: resolves at once
             choice = question.options[0].id
-            ev.add("auto_choice", "{seat}: %s (the only option)." % question.options[0].label,
-                   seat=question.seat, character=question.character, step=question.step,
-                   option=choice)
+            ev.add(
+                "auto_choice",
+                "{seat}: %s (the only option)." % question.options[0].label,
+                seat=question.seat,
+                character=question.character,
+                step=question.step,
+                option=choice,
+            )
             continue
         st.question = question
         st.phase = "choose"
@@ -284,23 +347,32 @@ def describe_bid(seat: int, bid: Bid) -> str:
     if bid.black_magic:
         parts.append("a Black Magic coin")
     return f"Player {seat + 1} {' + '.join(parts) or 'nothing'}" + (
-        f" (= {bid.value})" if bid.amulet else "")
+        f" (= {bid.value})" if bid.amulet else ""
+    )
 
 
 def bids_revealed_template(event: dict[str, object]) -> str:
     bids = event["bids"]
     assert isinstance(bids, dict)
-    return "Bids for the %s: %s." % (CARDS[str(event["card"])].name_en, ", ".join(
-        describe_bid(int(s), Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"]))
-        for s, b in bids.items()))
+    return "Bids for the %s: %s." % (
+        CARDS[str(event["card"])].name_en,
+        ", ".join(
+            describe_bid(
+                int(s), Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"])
+            )
+            for s, b in bids.items()
+        ),
+    )
 
 
 def tiebreak_revealed_template(event: dict[str, object]) -> str:
     bids = event["bids"]
     assert isinstance(bids, dict)
     return "Tie-break: %s." % ", ".join(
-        "Player %d %d Silver%s" % (int(s) + 1, b["silver"], " with an Amulet" if b["amulet"] else "")
-        for s, b in bids.items())
+        "Player %d %d Silver%s"
+        % (int(s) + 1, b["silver"], " with an Amulet" if b["amulet"] else "")
+        for s, b in bids.items()
+    )
 
 
 LATE_TEMPLATES["bids_revealed"] = bids_revealed_template
@@ -308,5 +380,10 @@ LATE_TEMPLATES["tiebreak_revealed"] = tiebreak_revealed_template
 
 
 def bid_dict(bid: Bid) -> dict[str, int | bool]:
-    return {"fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold, "amulet": bid.amulet,
-            "black_magic": bid.black_magic, "value": bid.value}
+    return {
+        "fairy_gold": bid.fairy_gold,
+        "common_gold": bid.common_gold,
+        "amulet": bid.amulet,
+        "black_magic": bid.black_magic,
+        "value": bid.value,
+    }

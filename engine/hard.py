@@ -89,8 +89,13 @@ def playout(st: GameState, bot: HeuristicBot, horizon: int) -> GameState:
 
 
 def _bid(fairy: int, common: int, amulet: bool = False, black_magic: bool = False) -> Action:
-    return {"type": "bid", "fairy_gold": fairy, "common_gold": common, "amulet": amulet,
-            "black_magic": black_magic}
+    return {
+        "type": "bid",
+        "fairy_gold": fairy,
+        "common_gold": common,
+        "amulet": amulet,
+        "black_magic": black_magic,
+    }
 
 
 def _gold(amount: int, limits: dict[str, Any], amulet: bool = False) -> Action:
@@ -102,9 +107,14 @@ def _gold(amount: int, limits: dict[str, Any], amulet: bool = False) -> Action:
 class HardBot:
     kind = "hard"
 
-    def __init__(self, seed: int, playouts: int = DEFAULT_PLAYOUTS,
-                 clock: Callable[[], float] | None = None, seconds: float | None = None,
-                 horizon: int = HORIZON) -> None:
+    def __init__(
+        self,
+        seed: int,
+        playouts: int = DEFAULT_PLAYOUTS,
+        clock: Callable[[], float] | None = None,
+        seconds: float | None = None,
+        horizon: int = HORIZON,
+    ) -> None:
         self.rng = random.Random(seed)
         self.heuristic = HeuristicBot(seed)
         self.playouts = playouts
@@ -128,13 +138,19 @@ class HardBot:
             if limits["black_magic"]:
                 out.append(_bid(0, 0, False, True))
         elif prompt["kind"] == "tiebreak":
-            out += [{"type": "tiebreak", "silver": s, "amulet": False}
-                    for s in SILVER_STEPS if s <= limits["silver"]]
+            out += [
+                {"type": "tiebreak", "silver": s, "amulet": False}
+                for s in SILVER_STEPS
+                if s <= limits["silver"]
+            ]
             if limits["silver"] not in SILVER_STEPS:
                 out.append({"type": "tiebreak", "silver": limits["silver"], "amulet": False})
             if limits["amulet"]:
-                out += [{"type": "tiebreak", "silver": s, "amulet": True}
-                        for s in SILVER_STEPS[1:5] if s <= limits["silver"]]
+                out += [
+                    {"type": "tiebreak", "silver": s, "amulet": True}
+                    for s in SILVER_STEPS[1:5]
+                    if s <= limits["silver"]
+                ]
         else:
             out += [{"type": "choose", "option": o["id"]} for o in prompt["options"]]
         unique: dict[tuple[Any, ...], Action] = {}

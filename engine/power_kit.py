@@ -1,6 +1,6 @@
 """What every power is made of: the registry of powers by card id (POWERS, filled by the `power`
-decorator in engine/powers.py and engine/specials.py) and the helpers both use to ask a question
-or say that a power had no effect."""
+decorator in engine/powers.py, engine/specials.py and engine/borrowed.py) and the helpers both use
+to ask a question or say that a power had no effect."""
 
 from __future__ import annotations
 
@@ -19,11 +19,13 @@ def power(*card_ids: str) -> Callable[[Power], Power]:
         for card_id in card_ids:
             POWERS[card_id] = fn
         return fn
+
     return register
 
 
-def ask(task: Task, step: str, text: str, options: list[Option],
-        always_ask: bool = False) -> Question:
+def ask(
+    task: Task, step: str, text: str, options: list[Option], always_ask: bool = False
+) -> Question:
     task.step = step
     return Question(task.seat, task.card, step, text, tuple(options), always_ask)
 
@@ -33,8 +35,10 @@ def name(card: str) -> str:
 
 
 def colour_options(colours: list[int], what: str = "") -> list[Option]:
-    return [Option(COLOURS[c], f"{COLOURS[c].capitalize()}{what}", {"colour": COLOURS[c]})
-            for c in colours]
+    return [
+        Option(COLOURS[c], f"{COLOURS[c].capitalize()}{what}", {"colour": COLOURS[c]})
+        for c in colours
+    ]
 
 
 def seat_options(seats: list[int]) -> list[Option]:
@@ -42,5 +46,11 @@ def seat_options(seats: list[int]) -> list[Option]:
 
 
 def nothing(task: Task, ev: Events, why: str) -> None:
-    ev.items.append({"type": "no_effect", "template": "{seat}'s %s has no effect: %s." % (
-        name(task.card), why), "seat": task.seat, "card": task.card})
+    ev.items.append(
+        {
+            "type": "no_effect",
+            "template": "{seat}'s %s has no effect: %s." % (name(task.card), why),
+            "seat": task.seat,
+            "card": task.card,
+        }
+    )

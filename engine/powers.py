@@ -1,5 +1,6 @@
 """Every character's power, one function each, registered in POWERS by card id (the special
-characters' in engine/specials.py; the registry and the helpers both use in engine/power_kit.py).
+characters' in engine/specials.py and engine/borrowed.py; the registry and the helpers both use in
+engine/power_kit.py).
 
 A power is called with the task being resolved and `choice=None` the first time. It either finishes
 (returns None) or asks a question (returns a Question, after setting `task.step`); the engine then
@@ -9,7 +10,7 @@ option against the question first. A question with a single option is answered a
 
 from __future__ import annotations
 
-from . import specials  # noqa: F401  (the special characters register themselves on import)
+from . import borrowed, specials  # noqa: F401  (the special characters register themselves on import)
 from .cards import CARDS
 from .events import Events
 from .ledger import (
@@ -47,8 +48,10 @@ def combo_id(stones: list[int]) -> str:
 
 
 def combo_options(have: list[int], n: int) -> list[Option]:
-    return [Option(combo_id(c), f"Pay {describe_stones(c)}", {"stones": stones_dict(c)})
-            for c in stone_combinations(have, n)]
+    return [
+        Option(combo_id(c), f"Pay {describe_stones(c)}", {"stones": stones_dict(c)})
+        for c in stone_combinations(have, n)
+    ]
 
 
 def parse_combo(option: str) -> list[int]:
@@ -56,18 +59,26 @@ def parse_combo(option: str) -> list[int]:
     for part in option.split("-"):
         for i, colour in enumerate(COLOURS):
             if part.startswith(colour):
-                stones[i] = int(part[len(colour):])
+                stones[i] = int(part[len(colour) :])
     return stones
 
 
 # -- standard characters ----------------------------------------------------------------------
 
+
 @power("witch")
 def witch(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     # Black Magic coins are unlimited (R1): a second Witch use gives another one (R24).
     st.player(task.seat).black_magic += 1
-    ev.items.append({"type": "gain", "template": "{seat} takes a Black Magic coin.",
-                     "seat": task.seat, "coin": "black_magic", "amount": 1})
+    ev.items.append(
+        {
+            "type": "gain",
+            "template": "{seat} takes a Black Magic coin.",
+            "seat": task.seat,
+            "coin": "black_magic",
+            "amount": 1,
+        }
+    )
     return None
 
 
@@ -80,8 +91,18 @@ def dragon(st: GameState, task: Task, choice: str | None, ev: Events) -> Questio
     return None
 
 
-def pay_or_take(st: GameState, task: Task, choice: str | None, ev: Events, *, can_pay: bool,
-                pay_label: str, coin: str, amount: int, take_label: str) -> str | Question | None:
+def pay_or_take(
+    st: GameState,
+    task: Task,
+    choice: str | None,
+    ev: Events,
+    *,
+    can_pay: bool,
+    pay_label: str,
+    coin: str,
+    amount: int,
+    take_label: str,
+) -> str | Question | None:
     """The either/or cards (R14): returns "pay" when the player chose to pay."""
     if task.step == "":
         options = [Option("pay", pay_label)] if can_pay else []
@@ -110,21 +131,38 @@ def any_stones(st: GameState, task: Task, choice: str | None, ev: Events) -> Que
         pay_stones(st, task.seat, parse_combo(choice), ev)
         score(st, task.seat, points, ev)
         return None
-    r = pay_or_take(st, task, choice, ev, can_pay=sum(have) >= n,
-                    pay_label=f"Pay {n} stones for {points} point{'s' if points > 1 else ''}",
-                    coin=coin, amount=amount, take_label=take_label)
+    r = pay_or_take(
+        st,
+        task,
+        choice,
+        ev,
+        can_pay=sum(have) >= n,
+        pay_label=f"Pay {n} stones for {points} point{'s' if points > 1 else ''}",
+        coin=coin,
+        amount=amount,
+        take_label=take_label,
+    )
     if r != "pay":
         return r if isinstance(r, Question) else None
-    return ask(task, "stones", f"{name(task.card)}: which {n} stones do you pay?",
-               combo_options(have, n))
+    return ask(
+        task, "stones", f"{name(task.card)}: which {n} stones do you pay?", combo_options(have, n)
+    )
 
 
 @power("wizard")
 def wizard(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     have = st.players[task.seat].stones
-    r = pay_or_take(st, task, choice, ev, can_pay=min(have) >= 1,
-                    pay_label="Pay 1 red, 1 blue and 1 yellow stone for 1 point", coin="silver",
-                    amount=3, take_label="Take 3 Silver")
+    r = pay_or_take(
+        st,
+        task,
+        choice,
+        ev,
+        can_pay=min(have) >= 1,
+        pay_label="Pay 1 red, 1 blue and 1 yellow stone for 1 point",
+        coin="silver",
+        amount=3,
+        take_label="Take 3 Silver",
+    )
     if r != "pay":
         return r if isinstance(r, Question) else None
     pay_stones(st, task.seat, [1, 1, 1], ev)
@@ -142,14 +180,26 @@ def sorcerer(st: GameState, task: Task, choice: str | None, ev: Events) -> Quest
         pay_stones(st, task.seat, stones, ev)
         score(st, task.seat, 2, ev)
         return None
-    r = pay_or_take(st, task, choice, ev, can_pay=max(have) >= 4,
-                    pay_label="Pay 4 stones of one colour for 2 points", coin="common_gold",
-                    amount=1, take_label="Take 1 Common Gold")
+    r = pay_or_take(
+        st,
+        task,
+        choice,
+        ev,
+        can_pay=max(have) >= 4,
+        pay_label="Pay 4 stones of one colour for 2 points",
+        coin="common_gold",
+        amount=1,
+        take_label="Take 1 Common Gold",
+    )
     if r != "pay":
         return r if isinstance(r, Question) else None
     colours = [c for c in range(3) if have[c] >= 4]
-    return ask(task, "colour", "Sorcerer: which colour do you pay 4 stones of?",
-               colour_options(colours, " ×4"))
+    return ask(
+        task,
+        "colour",
+        "Sorcerer: which colour do you pay 4 stones of?",
+        colour_options(colours, " ×4"),
+    )
 
 
 def thief_seconds(st: GameState, task: Task) -> list[int]:
@@ -183,16 +233,25 @@ def thief(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
         task.target = victim
         have = st.players[victim].stones
         if sum(have) > 0:
-            return ask(task, "stone", "Thief: which stone do you take?",
-                       colour_options([c for c in range(3) if have[c] > 0], " stone"))
+            return ask(
+                task,
+                "stone",
+                "Thief: which stone do you take?",
+                colour_options([c for c in range(3) if have[c] > 0], " stone"),
+            )
         steal_coin(st, task, victim, ev)
         return None
     assert task.step == "stone" and choice is not None and task.target is not None
     colour = COLOURS.index(choice)
     st.player(task.target).stones[colour] -= 1
     st.player(task.seat).stones[colour] += 1
-    ev.add("steal", "{seat} steals a %s stone from {victim}." % choice, seat=task.seat,
-           victim=task.target, stone=choice)
+    ev.add(
+        "steal",
+        "{seat} steals a %s stone from {victim}." % choice,
+        seat=task.seat,
+        victim=task.target,
+        stone=choice,
+    )
     return None
 
 
@@ -203,11 +262,21 @@ def steal_coin(st: GameState, task: Task, victim: int, ev: Events) -> None:
         if getattr(victim_p, coin) > 0:
             setattr(victim_p, coin, getattr(victim_p, coin) - 1)
             setattr(thief_p, coin, getattr(thief_p, coin) + 1)
-            ev.add("steal", "{seat} steals a %s from {victim}, who has no stone." % label,
-                   seat=task.seat, victim=victim, coin=coin)
+            ev.add(
+                "steal",
+                "{seat} steals a %s from {victim}, who has no stone." % label,
+                seat=task.seat,
+                victim=victim,
+                coin=coin,
+            )
             return None
-    ev.add("steal", "{seat} steals nothing: {victim} has no stone and no gold.", seat=task.seat,
-           victim=victim, coin=None)
+    ev.add(
+        "steal",
+        "{seat} steals nothing: {victim} has no stone and no gold.",
+        seat=task.seat,
+        victim=victim,
+        coin=None,
+    )
     return None
 
 

@@ -37,18 +37,35 @@ def _open_seats(st: GameState) -> list[tuple[int, str]]:
 def _full_prompt(st: GameState, seat: int, kind: str) -> dict[str, Any]:
     if kind == "bid":
         player = st.players[seat]
-        return {"seat": seat, "kind": "bid", "character": st.card,
-                "max": {"fairy_gold": player.fairy_gold, "common_gold": player.common_gold,
-                        "amulet": player.amulets > 0, "black_magic": player.black_magic > 0}}
+        return {
+            "seat": seat,
+            "kind": "bid",
+            "character": st.card,
+            "max": {
+                "fairy_gold": player.fairy_gold,
+                "common_gold": player.common_gold,
+                "amulet": player.amulets > 0,
+                "black_magic": player.black_magic > 0,
+            },
+        }
     if kind == "tiebreak":
         player = st.players[seat]
-        return {"seat": seat, "kind": "tiebreak", "character": st.card,
-                "max": {"silver": player.silver, "amulet": player.amulets > 0}}
+        return {
+            "seat": seat,
+            "kind": "tiebreak",
+            "character": st.card,
+            "max": {"silver": player.silver, "amulet": player.amulets > 0},
+        }
     q = st.question
     assert q is not None
-    return {"seat": q.seat, "kind": "choose", "character": q.character, "step": q.step,
-            "question": q.text,
-            "options": [_option(o) for o in q.options]}
+    return {
+        "seat": q.seat,
+        "kind": "choose",
+        "character": q.character,
+        "step": q.step,
+        "question": q.text,
+        "options": [_option(o) for o in q.options],
+    }
 
 
 def _option(o: Option) -> dict[str, Any]:
@@ -83,10 +100,14 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
                     limits = p.bid_max
                     if limits is None:
                         limits = p.bid_max = {
-                            "fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                            "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}
-                    out.append({"seat": p.seat, "kind": "bid", "character": card,
-                                "max": limits.copy()})
+                            "fairy_gold": p.fairy_gold,
+                            "common_gold": p.common_gold,
+                            "amulet": p.amulets > 0,
+                            "black_magic": p.black_magic > 0,
+                        }
+                    out.append(
+                        {"seat": p.seat, "kind": "bid", "character": card, "max": limits.copy()}
+                    )
             return out
         return [_full_prompt(st, s, kind) for s, kind in _open_seats(st)]
     if seat is None and st.phase == "bid" and st.winner is None:  # every view asks for this one
@@ -96,8 +117,10 @@ def prompts(st: GameState, seat: Any = _EVERY_SEAT) -> list[dict[str, Any]]:
             if p.seat not in sealed:
                 out.append({"seat": p.seat, "kind": "bid", "character": card})
         return out
-    return [_full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
-            for s, kind in _open_seats(st)]
+    return [
+        _full_prompt(st, s, kind) if s == seat else _public_prompt(st, s, kind)
+        for s, kind in _open_seats(st)
+    ]
 
 
 # The default of each `choose` step when its seat runs out of time or leaves (docs/rules.md):
@@ -116,8 +139,13 @@ def timeout_action(st: GameState, seat: int) -> Action:
         if s != seat:
             continue
         if kind == "bid":
-            return {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-                    "black_magic": False}
+            return {
+                "type": "bid",
+                "fairy_gold": 0,
+                "common_gold": 0,
+                "amulet": False,
+                "black_magic": False,
+            }
         if kind == "tiebreak":
             return {"type": "tiebreak", "silver": 0, "amulet": False}
         q = st.question
@@ -146,8 +174,13 @@ def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
         assert q is not None
         label = next(o.label for o in q.options if o.id == action["option"])
         what = label.replace("{", "{{").replace("}", "}}")
-    event: Event = {"type": "timed_out", "template": "Time ran out for {seat}: %s." % what,
-                    "seat": seat, "prompt": kind, "action": action}
+    event: Event = {
+        "type": "timed_out",
+        "template": "Time ran out for {seat}: %s." % what,
+        "seat": seat,
+        "prompt": kind,
+        "action": action,
+    }
     return st, [event, *events]
 
 
@@ -168,16 +201,19 @@ def legal_actions(st: GameState, seat: int) -> list[Action]:
             continue
         limits = prompt.get("max", {})
         if prompt["kind"] == "bid":
-            return [{"type": "bid", "fairy_gold": f, "common_gold": c, "amulet": a,
-                     "black_magic": b}
-                    for f in range(limits["fairy_gold"] + 1)
-                    for c in range(limits["common_gold"] + 1)
-                    for a in ((False, True) if limits["amulet"] else (False,))
-                    for b in ((False, True) if limits["black_magic"] else (False,))]
+            return [
+                {"type": "bid", "fairy_gold": f, "common_gold": c, "amulet": a, "black_magic": b}
+                for f in range(limits["fairy_gold"] + 1)
+                for c in range(limits["common_gold"] + 1)
+                for a in ((False, True) if limits["amulet"] else (False,))
+                for b in ((False, True) if limits["black_magic"] else (False,))
+            ]
         if prompt["kind"] == "tiebreak":
-            return [{"type": "tiebreak", "silver": s, "amulet": a}
-                    for s in range(limits["silver"] + 1)
-                    for a in ((False, True) if limits["amulet"] else (False,))]
+            return [
+                {"type": "tiebreak", "silver": s, "amulet": a}
+                for s in range(limits["silver"] + 1)
+                for a in ((False, True) if limits["amulet"] else (False,))
+            ]
         return [{"type": "choose", "option": o["id"]} for o in prompt["options"]]
     return []
 
@@ -185,4 +221,3 @@ def legal_actions(st: GameState, seat: int) -> list[Action]:
 def winner(st: GameState) -> int | None:
     """The winning seat, or None while the game goes on."""
     return st.winner
-

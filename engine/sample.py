@@ -59,14 +59,25 @@ def lite_view(st: GameState, seat: int) -> View:
     rainbow = None
     for task in st.tasks:
         if task.card == "rainbow_dragon" and task.drawn is not None and task.target is not None:
-            rainbow = {"seat": task.seat, "colour": COLOURS[task.target],
-                       "drawn": _stones(task.drawn)}
+            rainbow = {
+                "seat": task.seat,
+                "colour": COLOURS[task.target],
+                "drawn": _stones(task.drawn),
+            }
     return {
-        "me": {"seat": seat, "coins": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                                       "silver": p.silver, "amulets": p.amulets,
-                                       "black_magic": p.black_magic}},
-        "players": [{"seat": q.seat, "score": q.score, "stones": _stones(q.stones)}
-                    for q in st.players],
+        "me": {
+            "seat": seat,
+            "coins": {
+                "fairy_gold": p.fairy_gold,
+                "common_gold": p.common_gold,
+                "silver": p.silver,
+                "amulets": p.amulets,
+                "black_magic": p.black_magic,
+            },
+        },
+        "players": [
+            {"seat": q.seat, "score": q.score, "stones": _stones(q.stones)} for q in st.players
+        ],
         "bank": {"stones": _stones(st.bank.stones)},
         "pile_count": len(st.pile),
         "bag": None if st.bag is None else _stones(st.bag),
@@ -78,15 +89,17 @@ def _stones(stones: list[int]) -> dict[str, int]:
     return {"red": stones[0], "blue": stones[1], "yellow": stones[2]}
 
 
-def heuristic_policy(st: GameState, seat: int, prompt: dict[str, Any],
-                     rng: random.Random) -> Action:
+def heuristic_policy(
+    st: GameState, seat: int, prompt: dict[str, Any], rng: random.Random
+) -> Action:
     bot = HeuristicBot(0)
     bot.rng = rng
     return bot.act(lite_view(st, seat), prompt)
 
 
-def sample_world(view: View, seat: int, rng: random.Random,
-                 policy: Policy | None = None) -> GameState:
+def sample_world(
+    view: View, seat: int, rng: random.Random, policy: Policy | None = None
+) -> GameState:
     """A legal full state agreeing exactly with `view` (seat `seat`'s view) on all it shows, with
     everything hidden from that seat drawn with `rng` (see the module's docstring)."""
     policy = policy or heuristic_policy
@@ -96,8 +109,13 @@ def sample_world(view: View, seat: int, rng: random.Random,
     n = len(view["players"])
     over = view["winner"] is not None
     bank_v = view["bank"]
-    bank = Bank(bank_v["fairy_gold"], bank_v["common_gold"], bank_v["silver"], bank_v["amulets"],
-                _colours(bank_v["stones"]))
+    bank = Bank(
+        bank_v["fairy_gold"],
+        bank_v["common_gold"],
+        bank_v["silver"],
+        bank_v["amulets"],
+        _colours(bank_v["stones"]),
+    )
     players = []
     for pv in view["players"]:
         p = Player(pv["seat"], pv["score"], _colours(pv["stones"]))
@@ -129,12 +147,18 @@ def sample_world(view: View, seat: int, rng: random.Random,
         players[s].black_magic = max(0, won - bid)
     auction = view["auction"] or {}
     st = GameState(
-        players=players, bank=bank, seed=int(view["seed"]) if view["seed"] is not None else 0,
-        seed_commitment=view["seed_commitment"], rng=rng.getrandbits(64), turn=view["turn"],
-        phase=view["phase"], card=auction.get("character") or (
-            records[-1].card if records else "witch"),
-        specials=list(view["specials"]), records=records,
-        doppelganger=view["doppelganger"], winner=view["winner"],
+        players=players,
+        bank=bank,
+        seed=int(view["seed"]) if view["seed"] is not None else 0,
+        seed_commitment=view["seed_commitment"],
+        rng=rng.getrandbits(64),
+        turn=view["turn"],
+        phase=view["phase"],
+        card=auction.get("character") or (records[-1].card if records else "witch"),
+        specials=list(view["specials"]),
+        records=records,
+        doppelganger=view["doppelganger"],
+        winner=view["winner"],
         tied=list(auction.get("tied") or []),
         bag=None if view["bag"] is None else _colours(view["bag"]),
         tasks=[_task(t) for t in view["resolving"]],
@@ -182,22 +206,51 @@ def _deal(total: int, weights: list[float], rng: random.Random) -> list[int]:
 
 
 def _record(r: dict[str, Any]) -> Record:
-    bids = None if r["bids"] is None else {
-        int(s): Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"])
-        for s, b in r["bids"].items()}
-    tiebreak = None if r["tiebreak"] is None else {
-        int(s): TieBid(b["silver"], b["amulet"]) for s, b in r["tiebreak"].items()}
-    return Record(r["character"], r["via"], bids, None if r["tied"] is None else list(r["tied"]),
-                  tiebreak, r["winner"], r["cursed"], r.get("necromancer_used", False))
+    bids = (
+        None
+        if r["bids"] is None
+        else {
+            int(s): Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"])
+            for s, b in r["bids"].items()
+        }
+    )
+    tiebreak = (
+        None
+        if r["tiebreak"] is None
+        else {int(s): TieBid(b["silver"], b["amulet"]) for s, b in r["tiebreak"].items()}
+    )
+    return Record(
+        r["character"],
+        r["via"],
+        bids,
+        None if r["tied"] is None else list(r["tied"]),
+        tiebreak,
+        r["winner"],
+        r["cursed"],
+        r.get("necromancer_used", False),
+    )
 
 
 def _task(t: dict[str, Any]) -> Task:
-    return Task(t["card"], t["seat"], t["auction"], t["step"], t["target"],
-                None if t["drawn"] is None else list(t["drawn"]), t["doppel_offer"])
+    return Task(
+        t["card"],
+        t["seat"],
+        t["auction"],
+        t["step"],
+        t["target"],
+        None if t["drawn"] is None else list(t["drawn"]),
+        t["doppel_offer"],
+    )
 
 
-def _seal(st: GameState, view: View, seat: int, auction: dict[str, Any], policy: Policy,
-          rng: random.Random) -> None:
+def _seal(
+    st: GameState,
+    view: View,
+    seat: int,
+    auction: dict[str, Any],
+    policy: Policy,
+    rng: random.Random,
+) -> None:
     """The sealed bids: the seat's own as its view shows it, the others' drawn."""
     mine = view["me"]
     sealed: dict[int, Bid] = {}
@@ -207,9 +260,17 @@ def _seal(st: GameState, view: View, seat: int, auction: dict[str, Any], policy:
             sealed[s] = Bid(b["fairy_gold"], b["common_gold"], b["amulet"], b["black_magic"])
             continue
         p = st.players[s]
-        prompt = {"seat": s, "kind": "bid", "character": st.card,
-                  "max": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                          "amulet": p.amulets > 0, "black_magic": p.black_magic > 0}}
+        prompt = {
+            "seat": s,
+            "kind": "bid",
+            "character": st.card,
+            "max": {
+                "fairy_gold": p.fairy_gold,
+                "common_gold": p.common_gold,
+                "amulet": p.amulets > 0,
+                "black_magic": p.black_magic > 0,
+            },
+        }
         a = policy(st, s, prompt, rng)
         sealed[s] = Bid(a["fairy_gold"], a["common_gold"], a["amulet"], a["black_magic"])
     st.sealed = sealed
@@ -220,8 +281,12 @@ def _seal(st: GameState, view: View, seat: int, auction: dict[str, Any], policy:
             ties[s] = TieBid(t["silver"], t["amulet"])
             continue
         p = st.players[s]
-        prompt = {"seat": s, "kind": "tiebreak", "character": st.card,
-                  "max": {"silver": p.silver, "amulet": p.amulets > 0}}
+        prompt = {
+            "seat": s,
+            "kind": "tiebreak",
+            "character": st.card,
+            "max": {"silver": p.silver, "amulet": p.amulets > 0},
+        }
         a = policy(st, s, prompt, rng)
         ties[s] = TieBid(a["silver"], a["amulet"])
     st.sealed_tiebreak = ties
@@ -230,22 +295,30 @@ def _seal(st: GameState, view: View, seat: int, auction: dict[str, Any], policy:
 # The step a power was at, and the choice it was given, just before it asked each question: asked
 # again from there, it asks the same question (on a scratch copy: nothing is changed).
 _BEFORE: dict[str, tuple[str, str | None]] = {
-    "option": ("", None), "victim": ("", None), "card": ("", None), "use": ("", None),
-    "stones": ("option", "pay"), "buy": ("buy", None),
+    "option": ("", None),
+    "victim": ("", None),
+    "card": ("", None),
+    "use": ("", None),
+    "stones": ("option", "pay"),
+    "buy": ("buy", None),
 }
 
 
 def ask_again(st: GameState, task: Task) -> Question:
     """The open question of the power `task` resolves, as the engine asked it in `st`."""
     if task.doppel_offer:
-        question = doppelganger_offer(st, Task(task.card, task.seat, task.auction, doppel_offer=True),
-                                      None, Events())
+        question = doppelganger_offer(
+            st, Task(task.card, task.seat, task.auction, doppel_offer=True), None, Events()
+        )
         assert question is not None
         return question
     if task.card == "rainbow_dragon":
         assert st.bag is not None
-        return (rainbow_colour_question(task, st.bag) if task.step == "colour"
-                else rainbow_draw_question(task))
+        return (
+            rainbow_colour_question(task, st.bag)
+            if task.step == "colour"
+            else rainbow_draw_question(task)
+        )
     step, choice = _BEFORE.get(task.step, ("", None))
     if task.card == "sorcerer" and task.step == "colour":
         step, choice = "option", "pay"

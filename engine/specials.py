@@ -15,7 +15,6 @@ from .ledger import (
 from .power_kit import (
     ask,
     colour_options,
-    name,
     nothing,
     power,
     seat_options,
@@ -25,7 +24,6 @@ from .state import (
     GameState,
     Option,
     Question,
-    Record,
     Task,
 )
 
@@ -53,24 +51,33 @@ def ancient_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
         if not colours:
             nothing(task, ev, "the bank has no stone")
             return None
-        return ask(task, "colour", "Ancient Dragon: which stone do you take from the bank?",
-                   colour_options(colours, " stone"))
+        return ask(
+            task,
+            "colour",
+            "Ancient Dragon: which stone do you take from the bank?",
+            colour_options(colours, " stone"),
+        )
     assert choice is not None
     take_stone_from_bank(st, task.seat, COLOURS.index(choice), ev)
     return None
 
 
 @power("sorcerers_apprentice")
-def sorcerers_apprentice(st: GameState, task: Task, choice: str | None,
-                         ev: Events) -> Question | None:
+def sorcerers_apprentice(
+    st: GameState, task: Task, choice: str | None, ev: Events
+) -> Question | None:
     have = st.players[task.seat].stones
     if task.step == "":
         colours = [c for c in range(3) if have[c] >= 2]
         if not colours:
             nothing(task, ev, "no two stones of one colour")
             return None
-        return ask(task, "colour", "Sorcerer's Apprentice: which colour do you pay 2 stones of?",
-                   colour_options(colours, " ×2"))
+        return ask(
+            task,
+            "colour",
+            "Sorcerer's Apprentice: which colour do you pay 2 stones of?",
+            colour_options(colours, " ×2"),
+        )
     assert choice is not None
     stones = [0, 0, 0]
     stones[COLOURS.index(choice)] = 2
@@ -92,8 +99,12 @@ def quack_wizard(st: GameState, task: Task, choice: str | None, ev: Events) -> Q
 def brigand(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     if task.step == "":
         others = [p.seat for p in st.players if p.seat != task.seat]
-        return ask(task, "victim", "Brigand: whom do you rob of all Common Gold and Silver?",
-                   seat_options(others))
+        return ask(
+            task,
+            "victim",
+            "Brigand: whom do you rob of all Common Gold and Silver?",
+            seat_options(others),
+        )
     assert choice is not None
     victim = int(choice.removeprefix("seat"))
     robber_p, victim_p = st.player(task.seat), st.player(victim)
@@ -103,9 +114,15 @@ def brigand(st: GameState, task: Task, choice: str | None, ev: Events) -> Questi
     victim_p.common_gold = victim_p.silver = 0
     # R16: the amounts are shown only to the two players concerned.
     ev.add("brigand", "{seat} robs {victim} with the Brigand.", seat=task.seat, victim=victim)
-    ev.add("brigand_haul", "{seat} takes %d Common Gold and %d Silver from {victim}."
-           % (common_gold, silver), private_to=[task.seat, victim], seat=task.seat,
-           victim=victim, common_gold=common_gold, silver=silver)
+    ev.add(
+        "brigand_haul",
+        "{seat} takes %d Common Gold and %d Silver from {victim}." % (common_gold, silver),
+        private_to=[task.seat, victim],
+        seat=task.seat,
+        victim=victim,
+        common_gold=common_gold,
+        silver=silver,
+    )
     return None
 
 
@@ -124,8 +141,7 @@ def doppelganger(st: GameState, task: Task, choice: str | None, ev: Events) -> Q
 
 
 @power("two_headed_dragon")
-def two_headed_dragon(st: GameState, task: Task, choice: str | None,
-                      ev: Events) -> Question | None:
+def two_headed_dragon(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     bag = [min(2, n) for n in st.bank.stones]
     for c in range(3):
         st.bank.stones[c] -= bag[c]
@@ -136,8 +152,12 @@ def two_headed_dragon(st: GameState, task: Task, choice: str | None,
     for c in range(3):
         player.stones[c] += drawn[c]
         st.bank.stones[c] += bag[c]
-    ev.add("draw", "{seat} draws %s from the bag." % describe_stones(drawn), seat=task.seat,
-           stones=stones_dict(drawn))
+    ev.add(
+        "draw",
+        "{seat} draws %s from the bag." % describe_stones(drawn),
+        seat=task.seat,
+        stones=stones_dict(drawn),
+    )
     return None
 
 
@@ -149,8 +169,11 @@ def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
             nothing(task, ev, "the bank has no stone")
             return None
         st.bag, st.bank.stones = st.bank.stones, [0, 0, 0]
-        ev.add("bag_filled", "All %d stones of the bank go into the bag." % sum(st.bag),
-               bag=stones_dict(st.bag))
+        ev.add(
+            "bag_filled",
+            "All %d stones of the bank go into the bag." % sum(st.bag),
+            bag=stones_dict(st.bag),
+        )
         return rainbow_colour_question(task, st.bag)
     assert st.bag is not None and choice is not None
     if task.step == "colour":
@@ -167,27 +190,47 @@ def rainbow_dragon(st: GameState, task: Task, choice: str | None, ev: Events) ->
         for c in range(3):  # drawn stones go back into the bag, then all of it to the bank
             player.stones[c] -= task.drawn[c]
             st.bag[c] += task.drawn[c]
-        ev.add("rainbow_draw", "{seat} draws a %s stone: the named colour! All drawn stones go back."
-               % COLOURS[colour], seat=task.seat, stone=COLOURS[colour], failed=True,
-               bag=stones_dict(st.bag))
+        ev.add(
+            "rainbow_draw",
+            "{seat} draws a %s stone: the named colour! All drawn stones go back."
+            % COLOURS[colour],
+            seat=task.seat,
+            stone=COLOURS[colour],
+            failed=True,
+            bag=stones_dict(st.bag),
+        )
         rainbow_end(st, task, ev, "gives back")
         return None
     player.stones[colour] += 1
     task.drawn[colour] += 1
-    ev.add("rainbow_draw", "{seat} draws a %s stone." % COLOURS[colour], seat=task.seat,
-           stone=COLOURS[colour], failed=False, bag=stones_dict(st.bag))
+    ev.add(
+        "rainbow_draw",
+        "{seat} draws a %s stone." % COLOURS[colour],
+        seat=task.seat,
+        stone=COLOURS[colour],
+        failed=False,
+        bag=stones_dict(st.bag),
+    )
     # The bag cannot run out here: the named colour stays in it until drawn.
     return rainbow_draw_question(task)
 
 
 def rainbow_colour_question(task: Task, bag: list[int]) -> Question:
-    return ask(task, "colour", "Rainbow Dragon: name a colour. Draw it and you lose all you drew.",
-               colour_options([c for c in range(3) if bag[c] > 0]))
+    return ask(
+        task,
+        "colour",
+        "Rainbow Dragon: name a colour. Draw it and you lose all you drew.",
+        colour_options([c for c in range(3) if bag[c] > 0]),
+    )
 
 
 def rainbow_draw_question(task: Task) -> Question:
-    return ask(task, "draw", "Rainbow Dragon: draw another stone or stop?",
-               [Option("draw", "Draw another stone"), Option("stop", "Stop and keep them")])
+    return ask(
+        task,
+        "draw",
+        "Rainbow Dragon: draw another stone or stop?",
+        [Option("draw", "Draw another stone"), Option("stop", "Stop and keep them")],
+    )
 
 
 def rainbow_end(st: GameState, task: Task, ev: Events, verb: str) -> None:
@@ -195,66 +238,20 @@ def rainbow_end(st: GameState, task: Task, ev: Events, verb: str) -> None:
     for c in range(3):
         st.bank.stones[c] += st.bag[c]
     st.bag = None
-    ev.add("rainbow_end", "{seat} %s %s; the bag returns to the bank." % (
-        verb, describe_stones(task.drawn)), seat=task.seat, stones=stones_dict(task.drawn))
+    ev.add(
+        "rainbow_end",
+        "{seat} %s %s; the bag returns to the bank." % (verb, describe_stones(task.drawn)),
+        seat=task.seat,
+        stones=stones_dict(task.drawn),
+    )
     return None
 
 
-@power("ghost")
-def ghost(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    if task.step == "":
-        cards: list[str] = []
-        for record in st.records:
-            if record.card != "ghost" and record.card not in cards:
-                cards.append(record.card)
-        if not cards:
-            nothing(task, ev, "no character was auctioned before it")
-            return None
-        return ask(task, "card", "Ghost: which character's power do you use?",
-                   [Option(c, name(c), {"card": c}) for c in cards])
-    assert choice is not None
-    ev.add("copy", "{seat} uses the %s's power through the Ghost." % name(choice), seat=task.seat,
-           card=choice, via="ghost")
-    st.tasks.append(Task(choice, task.seat, task.auction))
-    return None
-
-
-def take_from_pile(st: GameState, task: Task, card: str, via: str, ev: Events) -> None:
-    """R23: the card counts as auctioned, the rest is reshuffled, its power is used at once."""
-    st.pile = st.pile[:]  # shared with the state before (see GameState.derive)
-    st.pile.remove(card)
-    st.records.append(Record(card, via=via))
-    st.shuffle(st.pile)
-    how = "picks" if via == "imp" else "draws"
-    ev.add("copy", "{seat} %s the %s with the %s and uses its power." % (how, name(card),
-           name(via)), seat=task.seat, card=card, via=via)
-    st.tasks.append(Task(card, task.seat, task.auction))
-
-
-@power("imp")
-def imp(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    if task.step == "":
-        if not st.pile:
-            nothing(task, ev, "it is the last character of the turn")
-            return None
-        return ask(task, "card", "Imp: which character not yet auctioned do you take?",
-                   [Option(c, name(c), {"card": c}) for c in sorted(set(st.pile))])
-    assert choice is not None
-    take_from_pile(st, task, choice, "imp", ev)
-    return None
-
-
-@power("goblin")
-def goblin(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
-    if not st.pile:
-        nothing(task, ev, "it is the last character of the turn")
-        return None
-    take_from_pile(st, task, st.pile[st.below(len(st.pile))], "goblin", ev)
-    return None
-
-
-MERCHANT_PRICES = (("common_gold", 1, "1 Common Gold"), ("fairy_gold", 1, "1 Fairy Gold"),
-                   ("silver", 3, "3 Silver"))
+MERCHANT_PRICES = (
+    ("common_gold", 1, "1 Common Gold"),
+    ("fairy_gold", 1, "1 Fairy Gold"),
+    ("silver", 3, "3 Silver"),
+)
 
 
 @power("merchant")
@@ -268,8 +265,14 @@ def merchant(st: GameState, task: Task, choice: str | None, ev: Events) -> Quest
         setattr(st.bank, coin, getattr(st.bank, coin) + price)  # Fairy Gold too: gone for good
         st.bank.stones[colour] -= 1
         player.stones[colour] += 1
-        ev.add("buy", "{seat} buys a %s stone." % colour_name, seat=task.seat, stone=colour_name,
-               coin=coin, price=price)
+        ev.add(
+            "buy",
+            "{seat} buys a %s stone." % colour_name,
+            seat=task.seat,
+            stone=colour_name,
+            coin=coin,
+            price=price,
+        )
     elif choice == "done":
         return None
     options = []
@@ -278,9 +281,13 @@ def merchant(st: GameState, task: Task, choice: str | None, ev: Events) -> Quest
             continue
         for coin, price, label in MERCHANT_PRICES:
             if getattr(player, coin) >= price:
-                options.append(Option(f"{COLOURS[c]}:{coin}",
-                                      f"Buy a {COLOURS[c]} stone for {label}",
-                                      {"colour": COLOURS[c], "coin": coin, "price": price}))
+                options.append(
+                    Option(
+                        f"{COLOURS[c]}:{coin}",
+                        f"Buy a {COLOURS[c]} stone for {label}",
+                        {"colour": COLOURS[c], "coin": coin, "price": price},
+                    )
+                )
     options.append(Option("done", "Stop buying"))
     if sum(st.bank.stones) == 0:
         # Nothing to buy: the bank, unlike the screen, is public, so the power ends at once.
@@ -300,11 +307,19 @@ def necromancer(st: GameState, task: Task, choice: str | None, ev: Events) -> Qu
             return None
         bid = (record.bids or {}).get(task.seat)
         fairy_gold = bid.fairy_gold if bid else 0
-        return ask(task, "use",
-                   "Necromancer: give up the %d Fairy Gold you bid for 1 point?" % fairy_gold,
-                   [Option("use", "Give up %d Fairy Gold for 1 point" % fairy_gold,
-                           {"fairy_gold": fairy_gold}),
-                    Option("decline", "Keep my Fairy Gold")])
+        return ask(
+            task,
+            "use",
+            "Necromancer: give up the %d Fairy Gold you bid for 1 point?" % fairy_gold,
+            [
+                Option(
+                    "use",
+                    "Give up %d Fairy Gold for 1 point" % fairy_gold,
+                    {"fairy_gold": fairy_gold},
+                ),
+                Option("decline", "Keep my Fairy Gold"),
+            ],
+        )
     if choice == "decline":
         ev.add("necromancer_declined", "{seat} declines the Necromancer.", seat=task.seat)
         return None
@@ -315,8 +330,12 @@ def necromancer(st: GameState, task: Task, choice: str | None, ev: Events) -> Qu
     player = st.player(task.seat)
     player.fairy_gold_spent -= fairy_gold
     st.bank.fairy_gold += fairy_gold
-    ev.add("necromancer", "{seat} gives up %d Fairy Gold to the Necromancer." % fairy_gold,
-           seat=task.seat, fairy_gold=fairy_gold)
+    ev.add(
+        "necromancer",
+        "{seat} gives up %d Fairy Gold to the Necromancer." % fairy_gold,
+        seat=task.seat,
+        fairy_gold=fairy_gold,
+    )
     score(st, task.seat, 1, ev)
     return None
 
@@ -324,8 +343,12 @@ def necromancer(st: GameState, task: Task, choice: str | None, ev: Events) -> Qu
 @power("troll")
 def troll(st: GameState, task: Task, choice: str | None, ev: Events) -> Question | None:
     if task.step == "":
-        return ask(task, "colour", "Troll: which colour must every player return?",
-                   colour_options([0, 1, 2], " stones"))
+        return ask(
+            task,
+            "colour",
+            "Troll: which colour must every player return?",
+            colour_options([0, 1, 2], " stones"),
+        )
     assert choice is not None
     colour = COLOURS.index(choice)
     returned = []
@@ -334,6 +357,12 @@ def troll(st: GameState, task: Task, choice: str | None, ev: Events) -> Question
         returned.append(player.stones[colour])
         st.bank.stones[colour] += player.stones[colour]
         player.stones[colour] = 0
-    ev.add("troll", "{seat} names %s with the Troll: every player returns their %s stones (%d in all)."
-           % (choice, choice, sum(returned)), seat=task.seat, colour=choice, returned=returned)
+    ev.add(
+        "troll",
+        "{seat} names %s with the Troll: every player returns their %s stones (%d in all)."
+        % (choice, choice, sum(returned)),
+        seat=task.seat,
+        colour=choice,
+        returned=returned,
+    )
     return None

@@ -19,10 +19,13 @@ def _bids(bids: dict[int, Bid]) -> dict[str, Any]:
     out = {}
     for seat in sorted(bids):
         fairy_gold, common_gold, amulet, black_magic = bids[seat]
-        out[str(seat)] = {"fairy_gold": fairy_gold, "common_gold": common_gold, "amulet": amulet,
-                          "black_magic": black_magic,
-                          "value": (fairy_gold + common_gold) * 2 if amulet
-                          else fairy_gold + common_gold}
+        out[str(seat)] = {
+            "fairy_gold": fairy_gold,
+            "common_gold": common_gold,
+            "amulet": amulet,
+            "black_magic": black_magic,
+            "value": (fairy_gold + common_gold) * 2 if amulet else fairy_gold + common_gold,
+        }
     return out
 
 
@@ -32,9 +35,12 @@ def _record(record: Record) -> dict[str, Any]:
         "via": record.via,
         "bids": None if record.bids is None else _bids(record.bids),
         "tied": None if record.tied is None else record.tied[:],
-        "tiebreak": None if record.tiebreak is None else {
+        "tiebreak": None
+        if record.tiebreak is None
+        else {
             str(s): {"silver": b.silver, "amulet": b.amulet, "value": b.value}
-            for s, b in sorted(record.tiebreak.items())},
+            for s, b in sorted(record.tiebreak.items())
+        },
         "winner": record.winner,
         "cursed": record.cursed,
         "necromancer_used": record.necromancer_used,
@@ -51,25 +57,37 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
     rainbow = None
     for task in st.tasks:
         if task.card == "rainbow_dragon" and task.drawn is not None and task.target is not None:
-            rainbow = {"seat": task.seat, "colour": COLOURS[task.target],
-                       "drawn": stones_dict(task.drawn)}
+            rainbow = {
+                "seat": task.seat,
+                "colour": COLOURS[task.target],
+                "drawn": stones_dict(task.drawn),
+            }
     out: dict[str, Any] = {
-        "players": [{
-            "seat": p.seat,
-            "score": p.score,
-            "stones": stones_dict(p.stones),
-            "fairy_gold_spent": p.fairy_gold_spent,
-            "has_doppelganger": st.doppelganger == p.seat,
-        } for p in st.players],
-        "bank": {"fairy_gold": st.bank.fairy_gold, "common_gold": st.bank.common_gold,
-                 "silver": st.bank.silver, "amulets": st.bank.amulets,
-                 "stones": stones_dict(st.bank.stones)},
+        "players": [
+            {
+                "seat": p.seat,
+                "score": p.score,
+                "stones": stones_dict(p.stones),
+                "fairy_gold_spent": p.fairy_gold_spent,
+                "has_doppelganger": st.doppelganger == p.seat,
+            }
+            for p in st.players
+        ],
+        "bank": {
+            "fairy_gold": st.bank.fairy_gold,
+            "common_gold": st.bank.common_gold,
+            "silver": st.bank.silver,
+            "amulets": st.bank.amulets,
+            "stones": stones_dict(st.bank.stones),
+        },
         "me": None,
         "bag": None if st.bag is None else stones_dict(st.bag),
         "turn": st.turn,
         "winner": st.winner,
         "phase": st.phase,
-        "auction": None if over else {
+        "auction": None
+        if over
+        else {
             "character": st.card,
             "number": len(st.records) + (1 if st.phase == "bid" else 0),
             "bids_submitted": sorted(st.sealed),
@@ -86,9 +104,18 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         "rainbow": rainbow,
         # The powers being resolved, bottom first (the top one asks the open question): all of
         # it said aloud at the table (a Doppelganger's second use, the Thief's victim).
-        "resolving": [{"card": t.card, "seat": t.seat, "auction": t.auction, "step": t.step,
-                       "target": t.target, "doppel_offer": t.doppel_offer,
-                       "drawn": None if t.drawn is None else t.drawn[:]} for t in st.tasks],
+        "resolving": [
+            {
+                "card": t.card,
+                "seat": t.seat,
+                "auction": t.auction,
+                "step": t.step,
+                "target": t.target,
+                "doppel_offer": t.doppel_offer,
+                "drawn": None if t.drawn is None else t.drawn[:],
+            }
+            for t in st.tasks
+        ],
         "seed_commitment": st.seed_commitment,
         # Revealed only once the game is over; a decimal string, since seeds pass 2**53 and
         # JavaScript's numbers would round them.
@@ -100,14 +127,25 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         tiebid = st.sealed_tiebreak.get(seat)
         out["me"] = {
             "seat": seat,
-            "coins": {"fairy_gold": p.fairy_gold, "common_gold": p.common_gold,
-                      "silver": p.silver, "amulets": p.amulets, "black_magic": p.black_magic},
+            "coins": {
+                "fairy_gold": p.fairy_gold,
+                "common_gold": p.common_gold,
+                "silver": p.silver,
+                "amulets": p.amulets,
+                "black_magic": p.black_magic,
+            },
             # This seat's own sealed bid, until the reveal.
-            "bid": None if bid is None else {
-                "fairy_gold": bid.fairy_gold, "common_gold": bid.common_gold,
-                "amulet": bid.amulet, "black_magic": bid.black_magic},
-            "tiebreak": None if tiebid is None else {"silver": tiebid.silver,
-                                                     "amulet": tiebid.amulet},
+            "bid": None
+            if bid is None
+            else {
+                "fairy_gold": bid.fairy_gold,
+                "common_gold": bid.common_gold,
+                "amulet": bid.amulet,
+                "black_magic": bid.black_magic,
+            },
+            "tiebreak": None
+            if tiebid is None
+            else {"silver": tiebid.silver, "amulet": tiebid.amulet},
         }
     return out
 

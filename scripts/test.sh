@@ -13,6 +13,7 @@ source scripts/stages.sh
 
 stage "setup: .venv" bash scripts/setup.sh dev
 stage "lint: ruff" .venv/bin/ruff check .
+stage "lint: ruff format" .venv/bin/ruff format --check .
 stage "lint: mypy" .venv/bin/mypy
 stage "lint: import layers" .venv/bin/lint-imports
 

@@ -59,8 +59,13 @@ PRELOAD = [
     "engine",
     "engine.bots",
 ]
-OPTIONAL = ["uvloop", "httptools", "uvicorn.loops.uvloop", "uvicorn.protocols.http.httptools_impl",
-            "uvicorn.protocols.websockets.websockets_sansio_impl"]
+OPTIONAL = [
+    "uvloop",
+    "httptools",
+    "uvicorn.loops.uvloop",
+    "uvicorn.protocols.http.httptools_impl",
+    "uvicorn.protocols.websockets.websockets_sansio_impl",
+]
 
 
 # -- the test side ---------------------------------------------------------------------------
@@ -87,7 +92,9 @@ class ForkedServer:
                         stat = f.read()
                 except OSError:
                     stat = "gone"
-                raise RuntimeError(f"server {self.pid} is not a child of {os.getpid()}: {stat}") from None
+                raise RuntimeError(
+                    f"server {self.pid} is not a child of {os.getpid()}: {stat}"
+                ) from None
             if pid == 0:
                 return None
             self.returncode = os.waitstatus_to_exitcode(status)
@@ -132,8 +139,10 @@ class _Helper:
             return self.proc
         if self.broken:
             return None
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        }
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.zygote"],
             cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -151,7 +160,9 @@ class _Helper:
         self.proc = proc
         return proc
 
-    def spawn(self, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path) -> ForkedServer | None:
+    def spawn(
+        self, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path
+    ) -> ForkedServer | None:
         proc = self._start()  # under self.lock, taken by spawn()
         if proc is None:
             return None

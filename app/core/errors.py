@@ -119,6 +119,7 @@ STATUS: dict[str, int] = {
     Code.TABLE_CLOSED: 410,
 }
 
+
 class ServiceError(Exception):
     """A refused request: nothing was changed."""
 

@@ -156,15 +156,19 @@ class QueueLeftOut(BaseModel):
     type: Literal["left"] = "left"
     ticket: str
     reason: str  # left | expired
+
+
 # --- table chat (issue 8): see app.table.feed and docs/protocol.md, "Table chat" ------------------
 
 CHAT_MAX_CHARS = 300
 # Line breaks and tabs become spaces; other control characters and the bidirectional overrides
 # (which could make a line read as someone else's) are dropped.
 _CHAT_SPACES = {ord(c): " " for c in "\t\n\r\v\f\x85\u2028\u2029"}
-_CHAT_DROPPED = set(range(0x00, 0x20)) | set(range(0x7F, 0xA0)) | {
-    0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)
-}
+_CHAT_DROPPED = (
+    set(range(0x00, 0x20))
+    | set(range(0x7F, 0xA0))
+    | {0x200E, 0x200F, 0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+)
 # Chat's own validation codes: sent as the `error` code instead of invalid_message.
 CHAT_CODES = ("chat_empty", "chat_too_long")
 
@@ -194,9 +198,7 @@ class ChatIn(BaseModel):
         if not value:
             raise PydanticCustomError("chat_empty", "a chat line holds 1 to 300 characters")
         if len(value) > CHAT_MAX_CHARS:
-            raise PydanticCustomError(
-                "chat_too_long", "a chat line holds 300 characters at most"
-            )
+            raise PydanticCustomError("chat_too_long", "a chat line holds 300 characters at most")
         return value
 
 

@@ -41,12 +41,15 @@ class Metrics:
             "dragonstones_actions_committed", "actions committed", ["kind"], registry=r
         )
         self.commit_seconds = Histogram(
-            "dragonstones_commit_seconds", "time to commit one action", registry=r,
+            "dragonstones_commit_seconds",
+            "time to commit one action",
+            registry=r,
             buckets=_LATENCY_BUCKETS,
         )
         self.ack_seconds = Histogram(
             "dragonstones_action_ack_seconds",
-            "time from an action's arrival to its acknowledgement", registry=r,
+            "time from an action's arrival to its acknowledgement",
+            registry=r,
             buckets=_LATENCY_BUCKETS,
         )
         self.errors = Counter(
@@ -54,7 +57,8 @@ class Metrics:
         )
         self.conflicts = Counter(
             "dragonstones_version_conflicts",
-            "commits that found the game moved on by another process", registry=r,
+            "commits that found the game moved on by another process",
+            registry=r,
         )
         self.protocol_errors = Counter(
             "dragonstones_protocol_errors",
@@ -68,7 +72,8 @@ class Metrics:
         )  # fmt: skip
         self.notifications = Counter(
             "dragonstones_notifications_received",
-            "commit notifications received from the database", registry=r,
+            "commit notifications received from the database",
+            registry=r,
         )
         for role in ("player", "spectator"):
             self.sockets_open.labels(role)
@@ -80,8 +85,17 @@ class Metrics:
 
     # -- events: a metric and a log line ------------------------------------------------------
 
-    def committed(self, *, table_id: str, seat: int, version: int, kind: str, started: float,
-                  commit_started: float, by: str) -> None:
+    def committed(
+        self,
+        *,
+        table_id: str,
+        seat: int,
+        version: int,
+        kind: str,
+        started: float,
+        commit_started: float,
+        by: str,
+    ) -> None:
         now = time.perf_counter()
         counter = self._actions_of.get(kind)
         if counter is None:
@@ -91,9 +105,19 @@ class Metrics:
         # One line per action only at the debug level: at INFO it cost about 5% of the CPU of
         # an action (issue 17); the counters above say how many.
         if log.isEnabledFor(logging.DEBUG):
-            log.debug("action_committed", extra={"fields": {
-                "table": table_id, "seat": seat, "version": version, "kind": kind, "by": by,
-                "ms": round((now - started) * 1000, 2)}})
+            log.debug(
+                "action_committed",
+                extra={
+                    "fields": {
+                        "table": table_id,
+                        "seat": seat,
+                        "version": version,
+                        "kind": kind,
+                        "by": by,
+                        "ms": round((now - started) * 1000, 2),
+                    }
+                },
+            )
 
     def refused(self, code: str, **fields: Any) -> None:
         self.errors.labels(code).inc()

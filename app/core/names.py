@@ -212,4 +212,3 @@ def is_bot_name(name: str) -> bool:
         BOT_NAME.fullmatch(" ".join(key(name).split())) is not None
         or BOT_SKELETON.fullmatch(" ".join(skeleton(name).split())) is not None
     )
-

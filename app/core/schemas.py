@@ -293,12 +293,15 @@ def _whole_number(value: object) -> object:
     return value
 
 
-QueueSize = Literal["any"] | Annotated[
-    int,
-    BeforeValidator(_whole_number),
-    Field(ge=MIN_SEATS, le=MAX_SEATS),
-    WithJsonSchema({"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS}),
-]
+QueueSize = (
+    Literal["any"]
+    | Annotated[
+        int,
+        BeforeValidator(_whole_number),
+        Field(ge=MIN_SEATS, le=MAX_SEATS),
+        WithJsonSchema({"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS}),
+    ]
+)
 MAX_BOTS_AFTER = 3600
 BotsAfter = Annotated[
     int,
@@ -311,9 +314,7 @@ BotsAfter = Annotated[
 class JoinQueue(JoinTable):
     """Join the matchmaking queue: the name is checked exactly like a join's."""
 
-    size: QueueSize = Field(
-        "any", description="the table size wanted: 3 to 6, or \"any\" (3 to 6)"
-    )
+    size: QueueSize = Field("any", description='the table size wanted: 3 to 6, or "any" (3 to 6)')
     bots_after: BotsAfter | None = Field(
         None,
         description="seconds of waiting after which you may accept bots for the empty seats "

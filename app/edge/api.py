@@ -128,9 +128,7 @@ async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> Table
 
 
 @api.post("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
-async def hand_to_bot(
-    request: Request, table_id: TableId, seat: SeatNo, token: Token
-) -> TableOut:
+async def hand_to_bot(request: Request, table_id: TableId, seat: SeatNo, token: Token) -> TableOut:
     """Another seated person hands an absent player's seat to a bot (a seated person's token is
     required): once the seat's person has been disconnected for the table's `grace_seconds`.
     Refused `seat_online`, `too_early`, `own_seat`, `not_a_person`, `already_stand_in`,
@@ -147,6 +145,8 @@ async def take_seat_back(
     required); a socket of the seat connecting does the same. Refused `no_stand_in`."""
     hub = request.app.state.hub
     return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
+
+
 # -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
 
 

@@ -34,7 +34,9 @@ class Document:
 
     @classmethod
     def of(cls, body: bytes) -> Document:
-        return cls(body, f'"{hashlib.sha256(body).hexdigest()[:32]}"', gzip.compress(body, 6, mtime=0))
+        return cls(
+            body, f'"{hashlib.sha256(body).hexdigest()[:32]}"', gzip.compress(body, 6, mtime=0)
+        )
 
     @property
     def size(self) -> int:

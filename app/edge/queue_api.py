@@ -100,10 +100,16 @@ class QueueService:
             self._wake.clear()
             now = time.monotonic()
             try:
-                if settings.queue_match_seconds > 0 and now - last_match >= settings.queue_match_seconds:
+                if (
+                    settings.queue_match_seconds > 0
+                    and now - last_match >= settings.queue_match_seconds
+                ):
                     # A full pass (a write) when someone waits; else now and then, to delete
                     # old entries and start a table a crashed process formed.
-                    if now - last_full >= _FULL_PASS_SECONDS or await self.matchmaker.anyone_waiting():
+                    if (
+                        now - last_full >= _FULL_PASS_SECONDS
+                        or await self.matchmaker.anyone_waiting()
+                    ):
                         last_full = now
                         await self.matchmaker.match()
                     last_match = now

@@ -34,7 +34,9 @@ MAX_BUCKETS = 100_000
 
 def parse_proxies(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     """`TRUSTED_PROXIES`: comma-separated addresses or networks ("10.0.0.1, 172.16.0.0/12")."""
-    return [ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip()]
+    return [
+        ipaddress.ip_network(part.strip(), strict=False) for part in spec.split(",") if part.strip()
+    ]
 
 
 def _trusted(address: str, proxies: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:

@@ -30,7 +30,9 @@ PUBLIC_PROMPT_FIELDS = ("seat", "kind", "character")
 
 class ReplayVersion(BaseModel):
     version: int
-    seat: int | None = Field(description="the seat whose action made this version (null: version 0)")
+    seat: int | None = Field(
+        description="the seat whose action made this version (null: version 0)"
+    )
     action: dict[str, Any] | None = Field(description="that action, as in the public record")
     view: dict[str, Any] = Field(description="engine.view(state, None) after this version")
     prompts: list[dict[str, Any]] = Field(description="open prompts, public fields only")
@@ -66,24 +68,37 @@ def public_replay(record: GameRecord) -> ReplayOut:
     state, opening = engine.start(record.seats, int(record.seed))
     versions = [
         ReplayVersion(
-            version=0, seat=None, action=None, view=engine.view(state, None),
-            prompts=_public_prompts(state), events=_tagged(opening, 0),
+            version=0,
+            seat=None,
+            action=None,
+            view=engine.view(state, None),
+            prompts=_public_prompts(state),
+            events=_tagged(opening, 0),
         )
     ]
     for recorded in record.actions:
         state, events = engine.apply(state, recorded.seat, recorded.action)
         versions.append(
             ReplayVersion(
-                version=recorded.version, seat=recorded.seat, action=recorded.action,
-                view=engine.view(state, None), prompts=_public_prompts(state),
+                version=recorded.version,
+                seat=recorded.seat,
+                action=recorded.action,
+                view=engine.view(state, None),
+                prompts=_public_prompts(state),
                 events=_tagged(events, recorded.version),
             )
         )
     final_sha = hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest()
     return ReplayOut(
-        id=record.id, table_id=record.table_id, seats=record.seats, players=record.players,
-        seed=record.seed, seed_commitment=record.seed_commitment, winner=record.winner,
-        final_state_matches=final_sha == record.final_state_sha256, versions=versions,
+        id=record.id,
+        table_id=record.table_id,
+        seats=record.seats,
+        players=record.players,
+        seed=record.seed,
+        seed_commitment=record.seed_commitment,
+        winner=record.winner,
+        final_state_matches=final_sha == record.final_state_sha256,
+        versions=versions,
     )
 
 
@@ -107,9 +122,7 @@ async def game_replay(request: Request, game_id: GameId) -> Response:
         record = await _record(request, game_id)
         try:
             # A few hundred engine steps and megabytes of JSON: off the event loop.
-            return await asyncio.to_thread(
-                lambda: public_replay(record).model_dump_json().encode()
-            )
+            return await asyncio.to_thread(lambda: public_replay(record).model_dump_json().encode())
         except engine.IllegalAction as exc:
             raise HTTPException(
                 409, {"code": "replay_failed", "message": f"the record does not replay: {exc}"}

@@ -30,7 +30,10 @@ class ReplicaHeader:
 
         async def tagged(message: Message) -> None:
             if message["type"] in ("http.response.start", "websocket.accept"):
-                message = {**message, "headers": [*message.get("headers", []), (HEADER, self.value)]}
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), (HEADER, self.value)],
+                }
             await send(message)
 
         await self.app(scope, receive, tagged)

@@ -65,9 +65,7 @@ _SINCE = re.compile(r"-?[0-9]{1,10}")
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     token = ws.query_params.get("token")
-    await admit(
-        ws, table_id, spectator=token is None, serve=lambda: _serve(ws, table_id, token)
-    )
+    await admit(ws, table_id, spectator=token is None, serve=lambda: _serve(ws, table_id, token))
 
 
 async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
@@ -147,8 +145,9 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         if not is_outage(exc):
             raise
         log.warning("socket of table %s refused, database unavailable: %r", table_id, exc)
-        await refuse(ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly",
-                      CLOSE_TRY_AGAIN)
+        await refuse(
+            ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly", CLOSE_TRY_AGAIN
+        )
         return
 
     conn = Connection(
@@ -168,7 +167,10 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     try:
         await room.connect(conn, since, arrival)
         await room.feed.join(
-            conn, chat_since, ws.query_params.get("viewer"), address,
+            conn,
+            chat_since,
+            ws.query_params.get("viewer"),
+            address,
             arrival.chat_last if arrival is not None else None,
             arrival.chat if arrival is not None else None,
         )
@@ -249,7 +251,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         # the engine, which answer them with precise codes.
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        _send_error(room, conn, ErrorOut(code="malformed_json", message="a message is one JSON object"))
+        _send_error(
+            room, conn, ErrorOut(code="malformed_json", message="a message is one JSON object")
+        )
         return
     if not isinstance(data, dict):
         _send_error(
@@ -270,7 +274,7 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
                 code="unknown_type",
                 message=f"unknown message type {kind!r}; send one of {known}",
                 action_id=action_id,
-            )
+            ),
         )
         return
     try:
@@ -281,7 +285,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
             for err in exc.errors()
         )
         _send_error(
-            room, conn, ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id)
+            room,
+            conn,
+            ErrorOut(code="invalid_message", message=problems[:500], action_id=action_id),
         )
         return
     if isinstance(message, PingIn):
@@ -298,9 +304,7 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         )
         return
     try:
-        ack = await room.submit(
-            seat=conn.seat, action=message.action, action_id=message.action_id
-        )
+        ack = await room.submit(seat=conn.seat, action=message.action, action_id=message.action_id)
     except ServiceError as exc:
         conn.send(ErrorOut(code=exc.code, message=exc.message, action_id=message.action_id))
         return

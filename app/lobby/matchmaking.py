@@ -75,7 +75,9 @@ class Matchmaker:
 
     def _live(self, now: datetime) -> ColumnElement[bool]:
         """Waiting, a socket open (or just joined), refreshed within the grace: may be matched."""
-        return and_(Q.status == "waiting", Q.closed_at.is_(None), Q.heartbeat_at >= now - self.grace)
+        return and_(
+            Q.status == "waiting", Q.closed_at.is_(None), Q.heartbeat_at >= now - self.grace
+        )
 
     async def _live_entries(
         self, session: AsyncSession, now: datetime, lock: bool = True
@@ -278,7 +280,10 @@ class Matchmaker:
         table_id = new_id()
         session.add(
             TableRow(
-                id=table_id, seats=size, public=True, status="open",
+                id=table_id,
+                seats=size,
+                public=True,
+                status="open",
                 **self.settings.default_limits(),
             )
         )

@@ -81,6 +81,7 @@ def target(size: int | None, waiting_by_size: Mapping[int | None, int]) -> tuple
     """The table being gathered for a player who asked for `size`, and how many waiting players
     accept it (`waiting_by_size`: the waiting players by the size they asked for, None for any;
     this player included). "any": the size missing the fewest players, the larger on a tie."""
+
     def fitting(n: int) -> int:
         return waiting_by_size.get(None, 0) + waiting_by_size.get(n, 0)
 

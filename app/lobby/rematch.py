@@ -37,7 +37,9 @@ def rematch_token(table_id: str, token: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-async def play_again(lobby: Lobby, *, table_id: str, token: str | None, bots: bool | None) -> JoinOut:
+async def play_again(
+    lobby: Lobby, *, table_id: str, token: str | None, bots: bool | None
+) -> JoinOut:
     me = await lobby.queries.seat_for_token(table_id, token)
     assert token is not None
     new_token = rematch_token(table_id, token)
@@ -61,9 +63,7 @@ async def play_again(lobby: Lobby, *, table_id: str, token: str | None, bots: bo
     return JoinOut(table_id=rematch_id, seat=seat, token=new_token)
 
 
-async def _open(
-    lobby: Lobby, table_id: str, me: SeatRow, bots: bool | None
-) -> tuple[str, bool]:
+async def _open(lobby: Lobby, table_id: str, me: SeatRow, bots: bool | None) -> tuple[str, bool]:
     """The old table's rematch: the linked one, or a new one linked now (True)."""
     created = False
     async with lobby.hub.hold(table_id), lobby.db.write() as session:

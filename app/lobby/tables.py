@@ -29,12 +29,8 @@ from app.table.clock import first_deadline
 from app.table.hub import Hub
 from app.table.room import Room
 
-# The size of the table quick play opens when no open table fits.
-DEFAULT_QUICKPLAY_SEATS = 4
-# Refusals after which quick play tries the next table.
-_QUICKPLAY_SKIP = (
-    Code.TABLE_FULL, Code.ALREADY_STARTED, Code.NAME_TAKEN, Code.CONFLICT, Code.TABLE_CLOSED
-)
+from . import quickplay
+
 # The table settings, each a `tables` column of the same name: the host changes them, "play
 # again" copies them. A new setting is a field of TableSettings and a column.
 SETTINGS_COLUMNS: tuple[str, ...] = tuple(TableSettings.model_fields)
@@ -68,6 +64,7 @@ class Lobby:
         self.db = db
         self.hub = hub
         self.queries = queries
+        self.settings = hub.settings
 
     async def _changed(self, room: Room) -> TableOut:
         """Tell this process's sockets and the other processes; answer the table as it is."""
@@ -86,8 +83,13 @@ class Lobby:
     ) -> TableOut:
         async with self.db.write() as session:
             table = TableRow(
-                id=new_id(), seats=seats, public=public, status="open", turn_seconds=turn_seconds,
-                choose_seconds=choose_seconds, grace_seconds=grace_seconds,
+                id=new_id(),
+                seats=seats,
+                public=public,
+                status="open",
+                turn_seconds=turn_seconds,
+                choose_seconds=choose_seconds,
+                grace_seconds=grace_seconds,
             )
             session.add(table)
         return self.queries.table_out(table, [], None)
@@ -102,8 +104,9 @@ class Lobby:
         async with self.db.sessions() as session:
             table = await table_row(session, table_id)
             seats = await seat_rows(session, table_id)
-        if not is_stale(table, seats, now, presence.stale, presence.idle,
-                        self.hub.online_seats(table_id)):
+        if not is_stale(
+            table, seats, now, presence.stale, presence.idle, self.hub.online_seats(table_id)
+        ):
             return False
         if await presence.close_if_idle(table_id, now - presence.idle):
             room = self.hub.peek(table_id)
@@ -156,62 +159,8 @@ class Lobby:
         return JoinOut(table_id=table_id, seat=free, token=token)
 
     async def quickplay(self, *, name: str, seats: int | None, open_only: bool = False) -> JoinOut:
-        """A seat at the public open table closest to full, else at a new public table (with
-        `open_only`: only a waiting table of the size asked, else `no_open_table`).
-
-        Each try is an ordinary join (the table's lock, the seat count read in the transaction
-        and the unique seat): who loses the race for a last seat moves on to the next table."""
-        # Never beside nobody: a table where no seated person is online is skipped.
-        tables = [t for t in await self.queries.open_tables() if t.online > 0]
-        if open_only and seats is not None:
-            tables = [t for t in tables if t.seats == seats]
-        for table in self._quickplay_order(tables, seats):
-            try:
-                return await self.join(table_id=table.id, name=name, need_online=True)
-            except ServiceError as exc:
-                if exc.code not in _QUICKPLAY_SKIP:
-                    raise
-        if open_only:
-            raise ServiceError(Code.NO_OPEN_TABLE, "no open table is waiting for players")
-        return await self._create_and_join(seats=seats or DEFAULT_QUICKPLAY_SEATS, name=name)
-
-    @staticmethod
-    def _quickplay_order(tables: list[TableOut], seats: int | None) -> list[TableOut]:
-        # The size asked first; then the fewest free seats (it starts soonest); then the table
-        # waiting longest.
-        return sorted(
-            tables,
-            key=lambda t: (
-                seats is not None and t.seats != seats,
-                t.seats - t.taken,
-                -t.taken / t.seats,
-                t.created_at,
-            ),
-        )
-
-    async def _create_and_join(self, *, seats: int, name: str) -> JoinOut:
-        """A new public table with this player already seated, in one transaction: nobody can
-        take the creator's seat between the two."""
-        table_id, token = new_id(), new_token()
-        async with self.db.write() as session:
-            session.add(
-                TableRow(
-                    id=table_id, seats=seats, public=True, status="open",
-                    **self.hub.settings.default_limits(),
-                )
-            )
-            await session.flush()  # the table row first: the seat refers to it
-            session.add(
-                SeatRow(
-                    table_id=table_id,
-                    seat=0,
-                    name=name,
-                    token_hash=hash_token(token),
-                    bot=False,
-                    away_since=utcnow(),
-                )
-            )
-        return JoinOut(table_id=table_id, seat=0, token=token)
+        """A seat at the public open table closest to full, else at a new one (app.lobby.quickplay)."""
+        return await quickplay.seat(self, name=name, seats=seats, open_only=open_only)
 
     async def leave(self, *, table_id: str, token: str | None) -> TableOut:
         async with self.hub.hold(table_id) as room:

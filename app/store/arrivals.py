@@ -130,8 +130,14 @@ def _chat(record: Any) -> list[Line] | None:
 
 
 async def arrive(
-    store: GameStore, table_id: str, token: str, now: datetime, want_table: bool,
-    tell: str | None, read_at: float, chat_lines: int = 0,
+    store: GameStore,
+    table_id: str,
+    token: str,
+    now: datetime,
+    want_table: bool,
+    tell: str | None,
+    read_at: float,
+    chat_lines: int = 0,
 ) -> Arrival:
     """A seat's socket arrives: check its token (a ServiceError as Queries.seat_for_token
     raises), write it online and the table active, NOTIFY `tell` on the store's channel when
@@ -157,8 +163,13 @@ async def arrive(
             if seat.id == record["id"]:
                 seat.away_since, seat.seen_at = None, now
     return Arrival(
-        record["id"], record["seat"], record["name"], record["has_game"], rows,
-        record["chat_last"] or 0, _chat(record) if chat_lines > 0 else None,
+        record["id"],
+        record["seat"],
+        record["name"],
+        record["has_game"],
+        rows,
+        record["chat_last"] or 0,
+        _chat(record) if chat_lines > 0 else None,
     )
 
 
@@ -172,9 +183,7 @@ async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
     return Arrival(None, None, None, record["has_game"], rows, record["chat_last"] or 0)
 
 
-async def depart(
-    store: GameStore, table_id: str, seat_id: int, now: datetime, tell: str
-) -> None:
+async def depart(store: GameStore, table_id: str, seat_id: int, now: datetime, tell: str) -> None:
     """A seat's last socket here closed: write it away and the table active, and tell the
     other processes (`tell` on the store's channel)."""
     async with store.pg() as pg:

@@ -55,7 +55,7 @@ def parse_chat(payload: str) -> tuple[str, int] | None:
     if not sep or not table_id or not rest.startswith(CHAT_MARK):
         return None
     try:
-        return table_id, int(rest[len(CHAT_MARK):])
+        return table_id, int(rest[len(CHAT_MARK) :])
     except ValueError:
         return None
 
@@ -81,8 +81,12 @@ def _carried(body: str) -> Carried | None:
         seat, action_id, action, events, at, key = orjson.loads(body)
     except (orjson.JSONDecodeError, TypeError, ValueError):
         return None
-    if not (isinstance(seat, int) and isinstance(action_id, str) and isinstance(action, dict)
-            and isinstance(events, list)):
+    if not (
+        isinstance(seat, int)
+        and isinstance(action_id, str)
+        and isinstance(action, dict)
+        and isinstance(events, list)
+    ):
         return None
     return Carried(seat, action_id, action, events, at, key)
 

@@ -43,9 +43,7 @@ def make_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
         # the database is discarded by the failed statement, and the action is answered
         # `unavailable` (safe to resend).
         if settings.database_schema:
-            kwargs["connect_args"] = {
-                "server_settings": {"search_path": settings.database_schema}
-            }
+            kwargs["connect_args"] = {"server_settings": {"search_path": settings.database_schema}}
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         _tune_sqlite(engine, settings)

@@ -172,7 +172,10 @@ class GameStore(SeatClocks):
             dsn, server_settings = self.db.asyncpg_dsn()
             size = self.db.settings.db_pool_size
             self._pool = await asyncpg.create_pool(
-                dsn, min_size=min(2, size), max_size=size, server_settings=server_settings,
+                dsn,
+                min_size=min(2, size),
+                max_size=size,
+                server_settings=server_settings,
                 reset=_keep_session,
             )
 
@@ -261,9 +264,7 @@ class GameStore(SeatClocks):
                 return [(v, s, a, act, e) for v, s, a, act, e in rows]
         async with self.pg() as pg:
             records = await pg.fetch(_PG_SINCE, game_id, after)
-        return [
-            (r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records
-        ]
+        return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""

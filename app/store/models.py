@@ -150,9 +150,7 @@ class ActionRow(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "version", name="uq_actions_game_version"),
         # An action_id is the sending seat's: the same id from two seats is two actions.
-        UniqueConstraint(
-            "game_id", "seat", "action_id", name="uq_actions_game_seat_action_id"
-        ),
+        UniqueConstraint("game_id", "seat", "action_id", name="uq_actions_game_seat_action_id"),
     )
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -208,6 +206,8 @@ class QueueEntryRow(Base):
     seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bots: Mapped[int] = mapped_column(Integer, default=0)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 # --- table chat (issue 8) ----------------------------------------------------------------------
 
 
@@ -219,9 +219,7 @@ class TableMessageRow(Base):
     __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_table_messages_table_seq"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE")
-    )
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     # players | spectators | notices
     channel: Mapped[str] = mapped_column(String(16))

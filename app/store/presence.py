@@ -96,7 +96,11 @@ class Presence:
     """Presence writes of this process, and its two periodic tasks (heartbeat, closing)."""
 
     def __init__(
-        self, db: Database, *, heartbeat_seconds: float, idle_minutes: float,
+        self,
+        db: Database,
+        *,
+        heartbeat_seconds: float,
+        idle_minutes: float,
         close_interval_seconds: float,
     ) -> None:
         self.db = db

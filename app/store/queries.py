@@ -224,9 +224,7 @@ class Queries:
             out.append(listed)
         return out
 
-    async def _current_states(
-        self, session: AsyncSession, games: list[GameRow]
-    ) -> dict[str, Any]:
+    async def _current_states(self, session: AsyncSession, games: list[GameRow]) -> dict[str, Any]:
         """Each game's current state: this process's live one, else the stored snapshot and the
         actions after it replayed (one query for all)."""
         states: dict[str, Any] = {}
@@ -299,9 +297,7 @@ class Queries:
                 version=game.version,
                 final_state_sha256=state_sha256(state),
                 final_view=engine.view(state, None),
-                actions=[
-                    RecordedAction(version=v, seat=s, action=a) for v, s, a in actions
-                ],
+                actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in actions],
                 created_at=as_utc(game.created_at),
                 finished_at=as_utc(game.finished_at) if game.finished_at else None,
             )

@@ -130,8 +130,10 @@ class Audience:
         self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
         if conn.seat is not None and conn.seat not in self.connected_seats():
             if (
-                self.rows_fresh() and not self.hub.store.db.sqlite
-                and conn.seat_row is not None and self.hub.presence is not None
+                self.rows_fresh()
+                and not self.hub.store.db.sqlite
+                and conn.seat_row is not None
+                and self.hub.presence is not None
                 and not self.hub.closed
             ):
                 # One statement; the table's frame from memory (app.store.arrivals).
@@ -182,7 +184,10 @@ class Audience:
         return table
 
     def _set_table(
-        self, table: TableOut, push: bool = True, read_at: float = 0.0,
+        self,
+        table: TableOut,
+        push: bool = True,
+        read_at: float = 0.0,
         rows: TableRows | None = None,
     ) -> None:
         """Keep the table's frame; send it to every socket; close the sockets that no longer

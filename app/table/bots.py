@@ -77,8 +77,9 @@ class BotSeats:
                     failures = 0
                 except Exception:
                     failures += 1
-                    log.exception("bot move failed in table %s (seat %s)", self.room.table_id,
-                                  seats[0])
+                    log.exception(
+                        "bot move failed in table %s (seat %s)", self.room.table_id, seats[0]
+                    )
                     await asyncio.sleep(min(5.0, 0.1 * 2**failures))
             game = self.room.game
             if game is None or game.over:
@@ -120,8 +121,9 @@ class BotSeats:
             # A bot that picks an illegal action is an engine bug; keep the game going with the
             # first legal action rather than stalling the table.
             legal = engine.legal_actions(state, seat)
-            log.error("bot %s in game %s chose an illegal action %r (%s)", seat, game.id,
-                      action, exc.code)
+            log.error(
+                "bot %s in game %s chose an illegal action %r (%s)", seat, game.id, action, exc.code
+            )
             if legal:
                 await self.room.submit(
                     seat=seat, action=legal[0], action_id=f"{action_id}-fallback", by_server=True

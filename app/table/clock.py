@@ -50,8 +50,9 @@ def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
 def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline | None:
     """The deadline of the prompt open after `new_state` (reached at `version`): the current one
     while the same sealed round goes on, a new one when an action opens a timed prompt."""
-    return _plan(game.turn_seconds, game.choose_seconds, game.state, game.deadline, new_state,
-                 version, now)
+    return _plan(
+        game.turn_seconds, game.choose_seconds, game.state, game.deadline, new_state, version, now
+    )
 
 
 def first_deadline(

@@ -80,8 +80,9 @@ class Connection:
         if len(self.queue) >= self.queue_limit:
             # Only answers pile up here (states and tables coalesce): a client that sends
             # without ever reading. It reconnects with its last version and catches up.
-            log.warning("closing a socket of table %s: %d messages unread", self.table_id,
-                        len(self.queue))
+            log.warning(
+                "closing a socket of table %s: %d messages unread", self.table_id, len(self.queue)
+            )
             self.queue.clear()
             self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
             return
@@ -151,8 +152,7 @@ class Connection:
         since = self.sending_since
         if since is None or now - since < self.send_timeout:
             return False
-        log.warning("closing a socket of table %s: not read for %.0f s", self.table_id,
-                    now - since)
+        log.warning("closing a socket of table %s: not read for %.0f s", self.table_id, now - since)
         self.closing = True
         self.queue.clear()
         # The stuck send has not reached the transport yet: drop it, so nothing follows the

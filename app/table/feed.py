@@ -100,8 +100,13 @@ class Feed:
     # -- sockets ---------------------------------------------------------------------------------
 
     async def join(
-        self, conn: Connection, since: int | None, viewer_key: str | None, address: str = "",
-        newest: int | None = None, lines: list[Line] | None = None,
+        self,
+        conn: Connection,
+        since: int | None,
+        viewer_key: str | None,
+        address: str = "",
+        newest: int | None = None,
+        lines: list[Line] | None = None,
     ) -> None:
         """A socket joined the table (after its hello): send it the lines after `since`, or the
         last lines, then every new line. A spectator is first told its label and key.
@@ -200,7 +205,9 @@ class Feed:
         except ValidationError as exc:
             errors = exc.errors()
             # A text far beyond 300 characters is refused before cleaning: still chat_too_long.
-            types = ["chat_too_long" if e["type"] == "string_too_long" else e["type"] for e in errors]
+            types = [
+                "chat_too_long" if e["type"] == "string_too_long" else e["type"] for e in errors
+            ]
             code = next((t for t in types if t in CHAT_CODES), None)
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in errors
@@ -315,9 +322,7 @@ class Feed:
         """Deliver every stored line after the last one delivered here. Lock held."""
         if not self.viewers:
             return
-        after = self.last if self.last is not None else min(
-            v.cursor for v in self.viewers.values()
-        )
+        after = self.last if self.last is not None else min(v.cursor for v in self.viewers.values())
         while True:
             lines = await self.store.after(self.table_id, after)
             if not lines:

@@ -65,8 +65,12 @@ class Hub:
         self._sockets_peak = 0  # most sockets open since memory was last given back
         self.presence: Presence | None = None  # set by app.main: presence stored in the database
         # The hard bots' worker processes (app.table.thinking), started on their first decision.
-        self.thinkers = Thinkers(settings.hard_bot_workers, settings.hard_bot_seconds,
-                                 settings.hard_bot_playouts, settings.hard_bot_nice)
+        self.thinkers = Thinkers(
+            settings.hard_bot_workers,
+            settings.hard_bot_seconds,
+            settings.hard_bot_playouts,
+            settings.hard_bot_nice,
+        )
 
     # -- rooms -----------------------------------------------------------------------------------
 
@@ -107,15 +111,19 @@ class Hub:
 
     # -- other processes -------------------------------------------------------------------------
 
-    def on_message(self, table_id: str, version: int | None, carried: Carried | None = None) -> None:
+    def on_message(
+        self, table_id: str, version: int | None, carried: Carried | None = None
+    ) -> None:
         """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it
         (with the action the notification carries, when it does)."""
         room = self.rooms.get(table_id)
         if room is None or self.closed:
             return
         game = room.game
-        if version is not None and game is not None and version <= max(
-            game.version, game.committing
+        if (
+            version is not None
+            and game is not None
+            and version <= max(game.version, game.committing)
         ):
             return  # our own commit (maybe not yet answered), or already caught up
         self._spawn(self._catch_up(table_id, version, carried))

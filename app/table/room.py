@@ -141,7 +141,9 @@ class Room:
         timed_out: bool,
     ) -> AckOut:
         if not by_server and action_id.startswith(SERVER_ID_PREFIX):
-            raise ServiceError(Code.INVALID_MESSAGE, "action ids starting with '~' are the server's")
+            raise ServiceError(
+                Code.INVALID_MESSAGE, "action ids starting with '~' are the server's"
+            )
         async with self.locked():
             try:
                 game = await self.load()
@@ -262,8 +264,12 @@ class Room:
                 "the database did not answer; send the action again with the same action_id",
             ) from None
         self.hub.metrics.committed(
-            table_id=self.table_id, seat=seat, version=version, kind=str(action.get("type")),
-            started=started, commit_started=commit_started,
+            table_id=self.table_id,
+            seat=seat,
+            version=version,
+            kind=str(action.get("type")),
+            started=started,
+            commit_started=commit_started,
             by=action_id.split("-", 1)[0][1:] if by_server else "player",
         )
         # Committed: now, and only now, the world may learn about it.
@@ -320,8 +326,7 @@ class Room:
         if not rows:
             return
         if [v for v, *_ in rows] != list(range(game.version + 1, game.version + 1 + len(rows))):
-            log.error("game %s: the action log does not continue version %s", game.id,
-                      game.version)
+            log.error("game %s: the action log does not continue version %s", game.id, game.version)
             return
         was_over = game.over
         state = game.state

@@ -35,8 +35,9 @@ def lower_priority(niceness: int) -> None:
         os.nice(niceness)
 
 
-def think(seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: float,
-          playouts: int) -> dict[str, Any]:
+def think(
+    seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: float, playouts: int
+) -> dict[str, Any]:
     """In a worker: one decision of the hard bot, stopped by its CPU time or its playouts."""
     from engine.hard import HardBot
 
@@ -54,20 +55,35 @@ class Thinkers:
         self.playouts = playouts
         self.pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, bot_seed: int, version: int, view: dict[str, Any],
-                     prompt: dict[str, Any]) -> dict[str, Any]:
+    async def decide(
+        self, bot_seed: int, version: int, view: dict[str, Any], prompt: dict[str, Any]
+    ) -> dict[str, Any]:
         if self.pool is None:
-            self.pool = ProcessPoolExecutor(self.workers,
-                                            mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=lower_priority,
-                                            initargs=(self.niceness,))
-            log.info("hard bots think in %d worker process(es), %.3g s of CPU per decision, "
-                     "niceness +%d", self.workers, self.seconds, self.niceness)
+            self.pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority,
+                initargs=(self.niceness,),
+            )
+            log.info(
+                "hard bots think in %d worker process(es), %.3g s of CPU per decision, "
+                "niceness +%d",
+                self.workers,
+                self.seconds,
+                self.niceness,
+            )
         pool = self.pool
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, think, decision_seed(bot_seed, version), view,
-                                              prompt, self.seconds, self.playouts)
+            return await loop.run_in_executor(
+                pool,
+                think,
+                decision_seed(bot_seed, version),
+                view,
+                prompt,
+                self.seconds,
+                self.playouts,
+            )
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next decision starts a new pool.
             log.warning("the hard bots' process pool broke; starting a new one")

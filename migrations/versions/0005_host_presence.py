@@ -35,9 +35,7 @@ def upgrade() -> None:
         sa.column("joined_at", sa.DateTime(timezone=True)),
         sa.column("bot", sa.Boolean()),
     )
-    op.execute(
-        seats.update().where(seats.c.bot == sa.false()).values(away_since=seats.c.joined_at)
-    )
+    op.execute(seats.update().where(seats.c.bot == sa.false()).values(away_since=seats.c.joined_at))
 
 
 def downgrade() -> None:

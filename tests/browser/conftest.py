@@ -92,8 +92,13 @@ class Server:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited at start ({self.proc.returncode}):\n{self.log_path.read_text()}")
-            with contextlib.suppress(OSError), urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                raise RuntimeError(
+                    f"the server exited at start ({self.proc.returncode}):\n{self.log_path.read_text()}"
+                )
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.url + "/healthz", timeout=1) as r,
+            ):
                 if r.status == 200:
                     return
             time.sleep(0.1)
@@ -162,7 +167,10 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     # what only the full browser has (notifications) says FULL_CHROMIUM = True.
     require_service(HAVE_PLAYWRIGHT, "the Python package playwright is not installed")
     chromium = FULL_CHROMIUM_PATH if getattr(request.module, "FULL_CHROMIUM", False) else CHROMIUM
-    require_service(Path(chromium).exists() and shutil.which(chromium) is not None, f"{chromium} is missing (apt-get install chromium chromium-headless-shell)")
+    require_service(
+        Path(chromium).exists() and shutil.which(chromium) is not None,
+        f"{chromium} is missing (apt-get install chromium chromium-headless-shell)",
+    )
     with sync_playwright() as p:
         # Launching takes seconds on an idle machine, a minute or more on a busy one.
         b = p.chromium.launch(
@@ -208,8 +216,14 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
     """Open a page in a new browser context (its own storage: one person, one device)."""
     contexts: list[BrowserContext] = []
 
-    def make(label: str, *, viewport: dict[str, int] | None = None, locale: str = "en-GB",
-             is_mobile: bool = False, motion: bool = False) -> Page:
+    def make(
+        label: str,
+        *,
+        viewport: dict[str, int] | None = None,
+        locale: str = "en-GB",
+        is_mobile: bool = False,
+        motion: bool = False,
+    ) -> Page:
         # Reduced motion unless asked (the pulsing glow of "your move" is decoration; in software
         # compositing it cost each page a fifth of a core for as long as the player's turn
         # lasted): tests/browser/test_round_two_bugs.py checks the glow with motion and without.

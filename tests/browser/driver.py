@@ -18,7 +18,13 @@ from tests.browser.conftest import Server
 State = dict[str, Any]
 
 SMALLEST = {
-    "bid": {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False, "black_magic": False},
+    "bid": {
+        "type": "bid",
+        "fairy_gold": 0,
+        "common_gold": 0,
+        "amulet": False,
+        "black_magic": False,
+    },
     "tiebreak": {"type": "tiebreak", "silver": 0, "amulet": False},
 }
 
@@ -62,8 +68,12 @@ class SeatDriver:
     def over(self) -> bool:
         return self.state is not None and self.state["view"]["winner"] is not None
 
-    def play_until(self, done: Callable[[State], bool], timeout: float = 90.0,
-                   bid: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> State:
+    def play_until(
+        self,
+        done: Callable[[State], bool],
+        timeout: float = 90.0,
+        bid: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    ) -> State:
         """Answer this seat's prompts until `done(state)` holds for the latest state (checked
         before acting on it), or the game is over. `bid` decides the sealed bids (default: none)."""
         deadline = time.monotonic() + timeout
@@ -74,14 +84,19 @@ class SeatDriver:
             prompt = self.my_prompt() if self.pending is None else None
             if prompt is not None:
                 if prompt["kind"] == "choose":
-                    action: dict[str, Any] = {"type": "choose", "option": prompt["options"][0]["id"]}
+                    action: dict[str, Any] = {
+                        "type": "choose",
+                        "option": prompt["options"][0]["id"],
+                    }
                 elif prompt["kind"] == "bid" and bid is not None:
                     action = bid(prompt)
                 else:
                     action = dict(SMALLEST[prompt["kind"]])
                 self.count += 1
                 self.pending = f"drv-{self.count}-{time.monotonic_ns()}"[:64]
-                self.ws.send(json.dumps({"type": "action", "action": action, "action_id": self.pending}))
+                self.ws.send(
+                    json.dumps({"type": "action", "action": action, "action_id": self.pending})
+                )
             msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
             if msg["type"] == "hello":
                 self.seat = msg["seat"]

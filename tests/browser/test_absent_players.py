@@ -100,7 +100,9 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
         # one asks her a power decision. With no coin left she bids nothing (R11: nobody wins).
         area = alice.locator("#action-area")
         for _ in range(40):
-            expect(area).to_have_attribute("data-state", re.compile("^(bid|choose)$"), timeout=20_000)
+            expect(area).to_have_attribute(
+                "data-state", re.compile("^(bid|choose)$"), timeout=20_000
+            )
             if area.get_attribute("data-state") == "choose":
                 break
             expect(alice.locator("#countdown")).to_be_hidden()  # bids are not timed here

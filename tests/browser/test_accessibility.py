@@ -29,8 +29,10 @@ except ImportError:  # pragma: no cover - the dev dependencies hold it
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 OPTIONS = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa",
-                                          "best-practice"]},
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
     "resultTypes": ["violations"],
 }
 
@@ -54,7 +56,9 @@ class Audit:
                     where = f"{state}/{device}/{lang}"
                     if v["impact"] in ("serious", "critical"):
                         targets = [n["target"] for n in v["nodes"]][:5]
-                        self.grave.append(f"{where}: {v['id']} ({v['impact']}) {v['help']} {targets}")
+                        self.grave.append(
+                            f"{where}: {v['id']} ({v['impact']}) {v['help']} {targets}"
+                        )
                     else:
                         self.lesser[f"{v['id']} ({v['impact']})"] += len(v["nodes"])
         page.set_viewport_size(DEVICES["desktop"])
@@ -62,8 +66,12 @@ class Audit:
 
 
 def _post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         out: dict[str, Any] = json.loads(r.read())
         return out
@@ -96,8 +104,10 @@ def _play(server: Server, kim: Page, audit: Audit, seen: set[str], first: bool) 
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=follow, args=(tess["token"], "tess", 1), daemon=True),
-               threading.Thread(target=follow, args=(rex["token"], "rex", 2), daemon=True)]
+    threads = [
+        threading.Thread(target=follow, args=(tess["token"], "tess", 1), daemon=True),
+        threading.Thread(target=follow, args=(rex["token"], "rex", 2), daemon=True),
+    ]
     for thread in threads:
         thread.start()
     tie = {"done": "tiebreak" in seen}
@@ -112,12 +122,17 @@ def _play(server: Server, kim: Page, audit: Audit, seen: set[str], first: bool) 
             return {**NOTHING, "fairy_gold": fg, "common_gold": 1 - fg}
         if prompt["character"] in ASKING and coins:
             plans.add({"kind": "max"})
-            return {**NOTHING, "fairy_gold": top.get("fairy_gold", 0), "common_gold": top.get("common_gold", 0)}
+            return {
+                **NOTHING,
+                "fairy_gold": top.get("fairy_gold", 0),
+                "common_gold": top.get("common_gold", 0),
+            }
         plans.add({"kind": "free"})
         return dict(NOTHING)
 
     kim_seat = seat_of(kim, table_id)
     with SeatDriver(server, table_id, kim_seat["token"]) as driver:
+
         def at(kind: str) -> Any:
             return lambda s: kind not in seen and mine(s, kim_seat["seat"], kind)
 
@@ -126,7 +141,9 @@ def _play(server: Server, kim: Page, audit: Audit, seen: set[str], first: bool) 
                 continue
             state: State = driver.play_until(at(kind), timeout=300, bid=kim_bids)
             if mine(state, kim_seat["seat"], kind):
-                expect(kim.locator("#action-area")).to_have_attribute("data-state", kind, timeout=30_000)
+                expect(kim.locator("#action-area")).to_have_attribute(
+                    "data-state", kind, timeout=30_000
+                )
                 audit.run(kim, kind)
                 seen.add(kind)
         driver.play_until(lambda s: False, timeout=300, bid=kim_bids)
@@ -156,7 +173,9 @@ def test_axe_finds_no_serious_or_critical_violation(server: Server, new_page: Ne
         _play(server, kim, audit, seen, first=False)
     assert seen == {"tiebreak", "choose"}, seen
 
-    print(f"\naxe-core: {audit.runs} runs; lesser violations (nodes): "
-          + (", ".join(f"{k}: {n}" for k, n in sorted(audit.lesser.items())) or "none"))
+    print(
+        f"\naxe-core: {audit.runs} runs; lesser violations (nodes): "
+        + (", ".join(f"{k}: {n}" for k, n in sorted(audit.lesser.items())) or "none")
+    )
     assert audit.runs == 7 * 4
     assert not audit.grave, "\n".join(audit.grave)

@@ -31,7 +31,9 @@ def assert_fits(page: Page, where: str) -> None:
     assert found["scroll"] <= PHONE["width"] and not found["out"], f"{where}: {found}"
 
 
-def test_a_language_button_on_the_join_form_keeps_the_form(server: Server, new_page: NewPage) -> None:
+def test_a_language_button_on_the_join_form_keeps_the_form(
+    server: Server, new_page: NewPage
+) -> None:
     alice, bob = new_page("alice"), new_page("bob")
     invite, _ = create_table(alice, server, "Alice")
     bob.goto(invite)
@@ -46,7 +48,9 @@ def test_a_language_button_on_the_join_form_keeps_the_form(server: Server, new_p
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
 
 
-def test_a_tie_break_in_progress_is_not_listed_as_no_winner(server: Server, new_page: NewPage) -> None:
+def test_a_tie_break_in_progress_is_not_listed_as_no_winner(
+    server: Server, new_page: NewPage
+) -> None:
     alice, bob, carol = new_page("alice"), new_page("bob"), new_page("carol")
     start_three_player_game(server, alice, bob, carol)
     for page in (alice, bob):

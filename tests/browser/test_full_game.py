@@ -20,15 +20,44 @@ from tests.browser.helpers import Page, create_table, expect, join_by_invite
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SCORING = {"magician", "wizard", "sorcerer", "enchantress", "sorcerers_apprentice", "quack_wizard",
-           "necromancer"}
-STONES = {"red_dragon", "blue_dragon", "yellow_dragon", "thief", "ancient_dragon",
-          "two_headed_dragon"}
+SCORING = {
+    "magician",
+    "wizard",
+    "sorcerer",
+    "enchantress",
+    "sorcerers_apprentice",
+    "quack_wizard",
+    "necromancer",
+}
+STONES = {
+    "red_dragon",
+    "blue_dragon",
+    "yellow_dragon",
+    "thief",
+    "ancient_dragon",
+    "two_headed_dragon",
+}
 ALICE_ALSO = {"ghost", "imp", "goblin", "merchant", "doppelganger"}
-BOB_WANTS = {"alchemist", "fairy", "gnome", "dwarf_4", "dwarf_5", "goldsmith", "brigand", "troll",
-             "rainbow_dragon"}
-GOOD_COPIES = ["quack_wizard", "magician", "wizard", "sorcerer", "enchantress",
-               "sorcerers_apprentice", "necromancer"]
+BOB_WANTS = {
+    "alchemist",
+    "fairy",
+    "gnome",
+    "dwarf_4",
+    "dwarf_5",
+    "goldsmith",
+    "brigand",
+    "troll",
+    "rainbow_dragon",
+}
+GOOD_COPIES = [
+    "quack_wizard",
+    "magician",
+    "wizard",
+    "sorcerer",
+    "enchantress",
+    "sorcerers_apprentice",
+    "necromancer",
+]
 PRIVATE_WORDS = ["Behind your screen", "Derrière votre écran"]
 
 
@@ -70,14 +99,17 @@ def assert_spectator_sees_no_coins(page: Page) -> None:
         assert word not in text
 
 
-def bid_amount(p: Player, character: str, witch_tie_done: bool, fg: int, cg: int) -> tuple[int, int]:
+def bid_amount(
+    p: Player, character: str, witch_tie_done: bool, fg: int, cg: int
+) -> tuple[int, int]:
     """The script: how much Fairy Gold and Common Gold this player bids."""
     if character == "witch":
         if not witch_tie_done and p.name in ("Bob", "Carol"):
             return (1, 0) if fg else (0, 1)  # the same value: a tie-break between them
         return 0, 0
     wants = (p.name == "Alice" and character in SCORING | STONES | ALICE_ALSO) or (
-        p.name == "Bob" and character in BOB_WANTS)
+        p.name == "Bob" and character in BOB_WANTS
+    )
     if not wants:
         return 0, 0
     if fg:
@@ -114,8 +146,10 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     alice = Player("Alice", new_page("alice"))
     bob = Player("Bob", new_page("bob"))
     # Carol plays on a phone, in French.
-    carol = Player("Carol", new_page("carol", viewport={"width": 390, "height": 844}, is_mobile=True,
-                                     locale="fr-FR"))
+    carol = Player(
+        "Carol",
+        new_page("carol", viewport={"width": 390, "height": 844}, is_mobile=True, locale="fr-FR"),
+    )
     players = [alice, bob, carol]
 
     invite, watch = create_table(alice.page, server, "Alice")
@@ -133,8 +167,15 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     spectator = new_page("spectator", viewport={"width": 1280, "height": 860})
     # Everything the spectator's browser receives is kept, to check that no coin count arrives.
     frames: list[str] = []
-    spectator.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
-        payload if isinstance(payload, str) else payload.decode())))
+    spectator.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda payload: frames.append(
+                payload if isinstance(payload, str) else payload.decode()
+            ),
+        ),
+    )
     spectator.goto(watch)
     expect(spectator.locator("#waiting-view")).to_be_visible()
     expect(spectator.locator("#waiting-actions")).to_be_hidden()
@@ -156,7 +197,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     checks = 0
 
     while True:
-        assert time.monotonic() < deadline, f"the game did not end in time ({len(auctions)} auctions)"
+        assert time.monotonic() < deadline, (
+            f"the game did not end in time ({len(auctions)} auctions)"
+        )
         if alice.page.locator("#end-view").is_visible():
             break
         acted = False
@@ -168,8 +211,13 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 character = form.get_attribute("data-character") or ""
                 turn_auction = page.get_attribute("#auction-area", "data-key") or ""
                 auctions.add(turn_auction)
-                fg, cg = bid_amount(p, character, witch_tie_done, stepper_max(page, "fairy_gold"),
-                                    stepper_max(page, "common_gold"))
+                fg, cg = bid_amount(
+                    p,
+                    character,
+                    witch_tie_done,
+                    stepper_max(page, "fairy_gold"),
+                    stepper_max(page, "common_gold"),
+                )
                 if fg == 0 and cg == 0 and not (p.name == "Bob" and not bob_cursed):
                     page.click("#action-area [data-bid-nothing]")
                 else:
@@ -185,7 +233,11 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                         shots.add("bid")
                     if "phone" not in shots and p is carol:
                         page.screenshot(path=str(artifacts / "phone.png"), animations="disabled")
-                        page.screenshot(path=str(artifacts / "phone-table.png"), animations="disabled", full_page=True)
+                        page.screenshot(
+                            path=str(artifacts / "phone-table.png"),
+                            animations="disabled",
+                            full_page=True,
+                        )
                         shots.add("phone")
                     page.click("#action-area [data-submit-bid]")
                 p.stats["bid"] += 1
@@ -198,7 +250,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 if "tiebreak" not in shots:
                     # The other tied player and the onlookers see who is bidding, not how much.
                     if p is not alice:
-                        expect(alice.page.locator("#action-area")).to_contain_text("Tie-break between")
+                        expect(alice.page.locator("#action-area")).to_contain_text(
+                            "Tie-break between"
+                        )
                     page.screenshot(path=str(artifacts / "tiebreak.png"), animations="disabled")
                     shots.add("tiebreak")
                 set_stepper(page, "silver", silver)
@@ -212,7 +266,8 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 character = box.get_attribute("data-character") or ""
                 step = box.get_attribute("data-step") or ""
                 ids = page.eval_on_selector_all(
-                    "#action-area [data-option-id]", "els => els.map(e => e.dataset.optionId)")
+                    "#action-area [data-option-id]", "els => els.map(e => e.dataset.optionId)"
+                )
                 assert ids, "a choose prompt with no option"
                 question = page.inner_text("#prompt-question")
                 assert question.strip(), "a choose prompt without its question"
@@ -223,7 +278,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                     # One picture of each kind of decision met, for people to look at.
                     (artifacts / "prompts").mkdir(exist_ok=True)
                     page.locator("#action-area").screenshot(
-                        path=str(artifacts / "prompts" / f"{character}.{step}.png"), animations="disabled")
+                        path=str(artifacts / "prompts" / f"{character}.{step}.png"),
+                        animations="disabled",
+                    )
                     shots.add(f"{character}.{step}")
                 choice = choose_option(p, character, step, ids)
                 page.click(f"#action-area [data-option-id='{choice}']")
@@ -233,7 +290,8 @@ def test_three_friends_play_a_whole_game_in_the_browser(
                 # The answer is taken: the panel leaves that prompt (sent, or the next one).
                 page.wait_for_function(
                     "([s]) => document.querySelector('#action-area').dataset.state !== 'pending'",
-                    arg=[state])
+                    arg=[state],
+                )
         if checks % 5 == 0:
             assert_spectator_sees_no_coins(spectator)
             if "spectator" not in shots and len(auctions) >= 4:
@@ -250,7 +308,9 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     winner_text = alice.page.inner_text("#end-view .winner-name")
     winner_seat = int(alice.page.get_attribute("#end-view .winner-name", "data-winner") or -1)
     assert winner_seat in (0, 1, 2)
-    score = int(spectator.get_attribute(f".seat[data-seat='{winner_seat}'] .score-die", "data-score") or 0)
+    score = int(
+        spectator.get_attribute(f".seat[data-seat='{winner_seat}'] .score-die", "data-score") or 0
+    )
     assert score >= 3
     assert players[winner_seat].name in winner_text or winner_text == "You win!"
     alice.page.screenshot(path=str(artifacts / "end.png"), animations="disabled")

@@ -30,19 +30,31 @@ def _random_bids(seed: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
     def bid(prompt: dict[str, Any]) -> dict[str, Any]:
         top = prompt["max"]
-        return {"type": "bid", "fairy_gold": rng.randint(0, top.get("fairy_gold", 0)),
-                "common_gold": rng.randint(0, top.get("common_gold", 0)), "amulet": False,
-                "black_magic": False}
+        return {
+            "type": "bid",
+            "fairy_gold": rng.randint(0, top.get("fairy_gold", 0)),
+            "common_gold": rng.randint(0, top.get("common_gold", 0)),
+            "amulet": False,
+            "black_magic": False,
+        }
 
     return bid
 
 
-def _drive(server: Server, table_id: str, token: str, done: Callable[[State], bool],
-           errors: list[BaseException], seed: int | None = None) -> threading.Thread:
+def _drive(
+    server: Server,
+    table_id: str,
+    token: str,
+    done: Callable[[State], bool],
+    errors: list[BaseException],
+    seed: int | None = None,
+) -> threading.Thread:
     def play() -> None:
         try:
             with SeatDriver(server, table_id, token) as driver:
-                driver.play_until(done, timeout=240, bid=None if seed is None else _random_bids(seed))
+                driver.play_until(
+                    done, timeout=240, bid=None if seed is None else _random_bids(seed)
+                )
         except BaseException as exc:  # reported by the test
             errors.append(exc)
 
@@ -84,7 +96,13 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
     # page at once. His page's socket closing may be logged by the browser: not an error here.
     errors: list[BaseException] = []
     first = [
-        _drive(server, table_id, seat_of(p, table_id)["token"], lambda s: s["view"]["turn"] >= 2, errors)
+        _drive(
+            server,
+            table_id,
+            seat_of(p, table_id)["token"],
+            lambda s: s["view"]["turn"] >= 2,
+            errors,
+        )
         for p in (alice, carol)
     ]
     bob_context = bob.context
@@ -94,10 +112,14 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
     # Within seconds, and well within the grace: his seat and the log say it in words.
     away = alice.locator(f"#seats [data-away-seat='{bob_seat}']")
     expect(away).to_be_visible(timeout=DEFAULT_GRACE * 1000)
-    expect(away).to_have_text(re.compile(r"^Bob left the table — a bot will play for them in 0:[0-2]\d$"),
-                              timeout=DEFAULT_GRACE * 1000)
+    expect(away).to_have_text(
+        re.compile(r"^Bob left the table — a bot will play for them in 0:[0-2]\d$"),
+        timeout=DEFAULT_GRACE * 1000,
+    )
     notice = alice.locator("#log li.notice[data-notice=away]")
-    expect(notice).to_have_text(re.compile(r"^Bob left the table — a bot will play for them in 0:[0-2]\d\.$"))
+    expect(notice).to_have_text(
+        re.compile(r"^Bob left the table — a bot will play for them in 0:[0-2]\d\.$")
+    )
     expect(carol.locator("#log li.notice[data-notice=away]")).to_have_count(1)
     assert time.monotonic() - closed_at < DEFAULT_GRACE
     alice.screenshot(path=str(artifacts / "away.png"), animations="disabled")
@@ -107,11 +129,15 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
 
     # Once the grace has passed, a bot plays for him: the log and the seat say so.
     stand_in = alice.locator("#log li.notice[data-notice=stand_in]")
-    expect(stand_in).to_have_text("Bob stayed away: a bot plays for Bob until they come back.",
-                                  timeout=(DEFAULT_GRACE + SLACK) * 1000)
+    expect(stand_in).to_have_text(
+        "Bob stayed away: a bot plays for Bob until they come back.",
+        timeout=(DEFAULT_GRACE + SLACK) * 1000,
+    )
     waited = time.monotonic() - closed_at
     assert DEFAULT_GRACE - 2 <= waited <= DEFAULT_GRACE + SLACK, waited
-    expect(alice.locator(f"#seats [data-stand-in='{bob_seat}']")).to_have_text("🤖 bot playing for Bob")
+    expect(alice.locator(f"#seats [data-stand-in='{bob_seat}']")).to_have_text(
+        "🤖 bot playing for Bob"
+    )
     expect(away).to_have_count(0)
     # The game moves on: the bot bids for him, turn 2 comes (the clock never had to).
     _join(first, errors)
@@ -123,7 +149,9 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
     bob.goto(invite)
     expect(bob.locator("#game-view")).to_be_visible()
     expect(bob.locator("#standin-note[data-state=back]")).to_be_visible(timeout=20_000)
-    expect(alice.locator("#log li.notice[data-notice=back]")).to_have_text("Bob is back and plays again.")
+    expect(alice.locator("#log li.notice[data-notice=back]")).to_have_text(
+        "Bob is back and plays again."
+    )
     expect(alice.locator(f"#seats [data-stand-in='{bob_seat}']")).to_have_count(0)
     expect(bob.locator(".seat.me")).to_have_attribute("data-seat", str(bob_seat))
 

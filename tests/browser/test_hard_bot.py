@@ -14,12 +14,24 @@ from tests.browser.helpers import create_table, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WANTED = {"magician", "wizard", "sorcerer", "enchantress", "sorcerers_apprentice", "quack_wizard",
-          "red_dragon", "blue_dragon", "yellow_dragon", "ancient_dragon", "necromancer"}
+WANTED = {
+    "magician",
+    "wizard",
+    "sorcerer",
+    "enchantress",
+    "sorcerers_apprentice",
+    "quack_wizard",
+    "red_dragon",
+    "blue_dragon",
+    "yellow_dragon",
+    "ancient_dragon",
+    "necromancer",
+}
 
 
-def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(server: Server,
-                                                               new_page: NewPage) -> None:
+def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(
+    server: Server, new_page: NewPage
+) -> None:
     # A small budget per decision, so that the game is quick (the default is 0.3 s).
     server.stop()
     server.env["HARD_BOT_SECONDS"] = "0.02"
@@ -47,8 +59,7 @@ def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(server: Server,
         assert time.monotonic() < deadline, f"the game did not end in time ({decisions} moves)"
         state = page.get_attribute("#action-area", "data-state") or ""
         if state == "bid":
-            character = page.get_attribute("#action-area [data-prompt=bid]",
-                                           "data-character") or ""
+            character = page.get_attribute("#action-area [data-prompt=bid]", "data-character") or ""
             most = int(page.get_attribute("#action-area [data-stepper=fairy_gold]", "max") or 0)
             if character in WANTED and most:
                 page.click("#action-area [data-more=fairy_gold]")
@@ -58,8 +69,9 @@ def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(server: Server,
         elif state == "tiebreak":
             page.click("#action-area [data-submit-tiebreak]")
         elif state == "choose":
-            ids = page.eval_on_selector_all("#action-area [data-option-id]",
-                                            "els => els.map(e => e.dataset.optionId)")
+            ids = page.eval_on_selector_all(
+                "#action-area [data-option-id]", "els => els.map(e => e.dataset.optionId)"
+            )
             choice = "pay" if "pay" in ids else "use" if "use" in ids else ids[0]
             page.click(f"#action-area [data-option-id='{choice}']")
         else:
@@ -67,7 +79,8 @@ def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(server: Server,
             continue
         decisions += 1
         page.wait_for_function(
-            "() => document.querySelector('#action-area').dataset.state !== 'pending'")
+            "() => document.querySelector('#action-area').dataset.state !== 'pending'"
+        )
     expect(page.locator("#end-view .winner-name")).to_be_visible()
     assert decisions > 5
     log = server.log_path.read_text()

@@ -49,9 +49,9 @@ def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) ->
     expect(bob.locator("#notice-text")).to_have_text("The host removed you from this table.")
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(1)
     table_id = table_id_of(alice)
-    assert bob.evaluate(
-        f"() => window.localStorage.getItem('dragonstones.seat.{table_id}')"
-    ) is None
+    assert (
+        bob.evaluate(f"() => window.localStorage.getItem('dragonstones.seat.{table_id}')") is None
+    )
 
     # The host's settings: a 30-second limit, seen by everyone at the table.
     alice.locator("#table-settings summary").click()

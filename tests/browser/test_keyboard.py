@@ -43,8 +43,12 @@ FOCUS_RING = """() => {
 
 
 def _post(server: Server, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         out: dict[str, Any] = json.loads(r.read())
         return out
@@ -90,8 +94,11 @@ def _follower(plans: Plans, role: str, seed: int) -> Callable[[dict[str, Any]], 
             fg = min(value, top.get("fairy_gold", 0))
             return {**NOTHING, "fairy_gold": fg, "common_gold": value - fg}
         if plan["kind"] == "free" and role == "rex":  # chance bids: the game moves towards its end
-            return {**NOTHING, "fairy_gold": rng.randint(0, top.get("fairy_gold", 0)),
-                    "common_gold": rng.randint(0, top.get("common_gold", 0))}
+            return {
+                **NOTHING,
+                "fairy_gold": rng.randint(0, top.get("fairy_gold", 0)),
+                "common_gold": rng.randint(0, top.get("common_gold", 0)),
+            }
         return dict(NOTHING)
 
     return bid
@@ -151,8 +158,10 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) 
         except BaseException as exc:
             errors.append(exc)
 
-    threads = [threading.Thread(target=drive, args=(tess["token"], "tess", 1), daemon=True),
-               threading.Thread(target=drive, args=(rex["token"], "rex", 2), daemon=True)]
+    threads = [
+        threading.Thread(target=drive, args=(tess["token"], "tess", 1), daemon=True),
+        threading.Thread(target=drive, args=(rex["token"], "rex", 2), daemon=True),
+    ]
     for thread in threads:
         thread.start()
 
@@ -166,11 +175,17 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) 
         if kim.locator("#end-view .end-box").is_visible():
             break
         state = area.get_attribute("data-state")
-        panel = kim.locator("#action-area > :first-child").element_handle() if state in ("bid", "tiebreak", "choose") else None
+        panel = (
+            kim.locator("#action-area > :first-child").element_handle()
+            if state in ("bid", "tiebreak", "choose")
+            else None
+        )
         if state == "bid":
             character = kim.get_attribute("#action-area [data-prompt=bid]", "data-character") or ""
             fairy_max = int(kim.get_attribute("#action-area [data-stepper=fairy_gold]", "max") or 0)
-            common_max = int(kim.get_attribute("#action-area [data-stepper=common_gold]", "max") or 0)
+            common_max = int(
+                kim.get_attribute("#action-area [data-stepper=common_gold]", "max") or 0
+            )
             expect(kim.locator("#action-area [data-stepper=fairy_gold]")).to_be_focused()
             _assert_ring(kim)
             if not done["tie"] and character not in ASKING and (common_max or fairy_max):

@@ -29,8 +29,10 @@ def _api(server: Server, method: str, path: str, body: Any = None, token: str | 
         server.url + path,
         method=method,
         data=json.dumps(body).encode() if body is not None else None,
-        headers={"Content-Type": "application/json",
-                 **({"Authorization": f"Bearer {token}"} if token else {})},
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        },
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return json.loads(answer.read())
@@ -65,9 +67,7 @@ def _play(server: Server, table_id: str, seats: list[dict[str, Any]], errors: li
         errors.append(repr(exc))
 
 
-def test_names_written_as_markup_show_as_text_everywhere(
-    server: Server, new_page: NewPage
-) -> None:
+def test_names_written_as_markup_show_as_text_everywhere(server: Server, new_page: NewPage) -> None:
     table = _api(server, "POST", "/api/tables", {"seats": 3})
     table_id = table["id"]
     seats = [_api(server, "POST", f"/api/tables/{table_id}/join", {"name": n}) for n in NAMES]

@@ -54,7 +54,9 @@ def test_your_turn_blinks_the_title_and_notifies_while_the_page_is_hidden(
     # at once, so her next move may arrive before a later switch.
     kim.evaluate(HIDE, True)
     kim.get_by_role("button", name="Bid nothing").click()
-    expect(area).to_have_attribute("data-state", re.compile("^(bid|tiebreak|choose)$"), timeout=30_000)
+    expect(area).to_have_attribute(
+        "data-state", re.compile("^(bid|tiebreak|choose)$"), timeout=30_000
+    )
     titles = set()
     for _ in range(30):
         titles.add(kim.title())

@@ -60,7 +60,6 @@ def test_frames_before_the_next_paint_are_told_once(server: Server, new_page: Ne
     assert out["nothingLeftAgain"] == []
 
 
-
 # Every sound context a document makes, and how often it was resumed.
 COUNT_AUDIO = """
   window.__audio = [];
@@ -85,7 +84,9 @@ def test_no_sound_context_runs_but_for_a_chime(server: Server, new_page: NewPage
     expect(area).to_have_attribute("data-state", "bid")
     assert kim.evaluate(AUDIO_STATES) == []  # the sound is off: no context at all
     kim.locator("#alert-sound").check()
-    kim.wait_for_function("() => window.__audio.length === 1 && window.__audio[0].state === 'suspended'")
+    kim.wait_for_function(
+        "() => window.__audio.length === 1 && window.__audio[0].state === 'suspended'"
+    )
     # Kim bids nothing; her next move chimes (the context runs), then it is suspended again.
     kim.get_by_role("button", name="Bid nothing").click()
     kim.wait_for_function("() => window.__resumed >= 1")

@@ -46,7 +46,9 @@ def test_two_browsers_press_quick_play_and_meet_at_one_table(
     _quick_play(bob, server, "Bob")
     expect(bob.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
     expect(alice.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
-    alice.locator("#queue-panel").screenshot(path=str(artifacts / "queue.png"), animations="disabled")
+    alice.locator("#queue-panel").screenshot(
+        path=str(artifacts / "queue.png"), animations="disabled"
+    )
 
     # Carol, who wants five players, changes her mind: she is never seated.
     _quick_play(carol, server, "Carol", "5")

@@ -25,7 +25,9 @@ def test_reload_in_the_middle_of_a_bid_keeps_the_seat_and_the_state(
     alice.click("#action-area [data-more=fairy_gold]")
     alice.get_by_role("button", name="Submit bid").click()
     expect(alice.locator("#action-area [data-sent=bid]")).to_be_visible()
-    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute("data-status", "done")
+    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute(
+        "data-status", "done"
+    )
     bob.click("#action-area [data-more=fairy_gold]")
     bob.click("#action-area [data-more=fairy_gold]")
 
@@ -35,7 +37,9 @@ def test_reload_in_the_middle_of_a_bid_keeps_the_seat_and_the_state(
     expect(bob.locator(".seat.me")).to_have_attribute("data-seat", "1")
     expect(bob.locator(".seat.me .seat-name")).to_have_text("Bob")
     expect(bob.locator("#action-area")).to_have_attribute("data-state", "bid")
-    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute("data-status", "done")
+    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute(
+        "data-status", "done"
+    )
     expect(bob.locator("#turn-indicator")).to_have_text("Your move!")
 
     # Alice reloads too: her own sealed bid is shown back to her, to her only.
@@ -85,7 +89,9 @@ def test_a_dropped_connection_shows_a_banner_and_the_game_resumes(
         expect(page.locator("#conn-banner")).to_be_hidden(timeout=15_000)
     expect(alice.locator("#action-area [data-sent=bid]")).to_contain_text("1 Fairy Gold")
     expect(alice.locator(".seat.me")).to_have_attribute("data-seat", "0")
-    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute("data-status", "done")
+    expect(bob.locator(".seat[data-seat='0'] .seat-status")).to_have_attribute(
+        "data-status", "done"
+    )
     console.tolerated.clear()
 
     bob.get_by_role("button", name="Bid nothing").click()
@@ -104,7 +110,9 @@ def test_the_pages_speak_french_with_the_french_card_names(
     claire.goto(server.url + "/")
     expect(claire.locator("h1")).to_have_text("Dragonstones Online")
     expect(claire.get_by_role("button", name="Créer la table")).to_be_visible()
-    expect(claire.locator("#hero-cards [data-character=magician] .card-name")).to_have_text("Enchanteur")
+    expect(claire.locator("#hero-cards [data-character=magician] .card-name")).to_have_text(
+        "Enchanteur"
+    )
     expect(claire.locator("#hero-cards [data-character=witch] .card-name")).to_have_text("Sorcière")
     claire.goto(invite)
     claire.get_by_label("Votre nom").fill("Claire")

@@ -42,7 +42,10 @@ def shown_table(page: Page) -> dict[str, Any]:
 
 def expected_table(view: dict[str, Any]) -> dict[str, Any]:
     return {
-        "players": [{k: p[k] for k in ("seat", "score", "stones", "fairy_gold_spent")} for p in view["players"]],
+        "players": [
+            {k: p[k] for k in ("seat", "score", "stones", "fairy_gold_spent")}
+            for p in view["players"]
+        ],
         "bank": {**{k: view["bank"][k] for k in COINS}, "stones": view["bank"]["stones"]},
         "turn": f"Turn {view['turn']}",
     }
@@ -79,7 +82,9 @@ def test_the_replay_steps_through_a_finished_game_and_checks_the_shuffle(
     assert shown_table(page) == expected_table(record["final_view"])
     winner = record["players"][record["winner"]]["name"]
     expect(page.locator("#turn-indicator")).to_have_text(f"{winner} wins!")
-    expect(page.locator(f".seat[data-seat='{record['winner']}']")).to_have_class(re.compile(r"\bwinner\b"))
+    expect(page.locator(f".seat[data-seat='{record['winner']}']")).to_have_class(
+        re.compile(r"\bwinner\b")
+    )
 
     # The slider goes anywhere; the keyboard too.
     page.locator("#version-slider").fill("10")

@@ -126,7 +126,10 @@ def test_the_two_dwarfs_are_told_apart(server: Server, new_page: NewPage) -> Non
           return {turn, labels};
         }"""
     )
-    assert said["turn"] == "Turn 1: this turn’s special characters are the Dwarf (4) and the Dwarf (5)."
+    assert (
+        said["turn"]
+        == "Turn 1: this turn’s special characters are the Dwarf (4) and the Dwarf (5)."
+    )
     assert said["labels"] == ["the Dwarf (4)", "the Dwarf (5)"]
 
 
@@ -164,9 +167,12 @@ def test_the_phone_top_bar_stays_on_one_line_with_long_names(
     create_table(phone, server, "Ann")
     table_id = table_id_of(phone)
     long_name = "Wolfgang Amadeus Mozart Salzburg"
-    req = urllib.request.Request(f"{server.url}/api/tables/{table_id}/join", method="POST",
-                                 data=json.dumps({"name": long_name}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"{server.url}/api/tables/{table_id}/join",
+        method="POST",
+        data=json.dumps({"name": long_name}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     urllib.request.urlopen(req, timeout=10).close()
     phone.get_by_role("button", name="Add a bot").click()
     expect(phone.locator("#waiting-seats li:not(.empty)")).to_have_count(3)
@@ -178,7 +184,10 @@ def test_the_phone_top_bar_stays_on_one_line_with_long_names(
     expect(indicator).to_have_attribute("title", re.compile(re.escape(long_name)))
     phone.screenshot(path=str(ARTIFACTS / "phone-topbar.png"))
     # One line: every part of the bar sits on the same row (it once grew to 2-3 lines).
-    boxes = [phone.locator(sel).bounding_box() for sel in (".topbar .brand", "#turn-indicator", "#countdown", ".topbar .lang-switch")]
+    boxes = [
+        phone.locator(sel).bounding_box()
+        for sel in (".topbar .brand", "#turn-indicator", "#countdown", ".topbar .lang-switch")
+    ]
     middles = [b["y"] + b["height"] / 2 for b in boxes if b is not None]
     assert len(middles) == 4 and max(middles) - min(middles) < 8, boxes
     bar = phone.locator("header.topbar").bounding_box()

@@ -20,20 +20,40 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DEVICES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # Cards whose power asks its winner something: winning one brings a choose prompt.
-ASKING = {"magician", "wizard", "sorcerer", "enchantress", "thief", "ancient_dragon",
-          "sorcerers_apprentice", "brigand", "troll", "rainbow_dragon", "merchant", "imp", "ghost"}
+ASKING = {
+    "magician",
+    "wizard",
+    "sorcerer",
+    "enchantress",
+    "thief",
+    "ancient_dragon",
+    "sorcerers_apprentice",
+    "brigand",
+    "troll",
+    "rainbow_dragon",
+    "merchant",
+    "imp",
+    "ghost",
+}
 YOUR_MOVE = {"en": "Your move!", "fr": "À vous de jouer\u202f!"}
 
 
 def mine(state: State, seat: int, kind: str) -> bool:
-    return any(p["seat"] == seat and p["kind"] == kind and ("max" in p or "options" in p)
-               for p in state["prompts"])
+    return any(
+        p["seat"] == seat and p["kind"] == kind and ("max" in p or "options" in p)
+        for p in state["prompts"]
+    )
 
 
 def everything_on_asking_cards(prompt: dict[str, Any]) -> dict[str, Any]:
     go = prompt["character"] in ASKING
-    return {"type": "bid", "fairy_gold": prompt["max"]["fairy_gold"] if go else 0,
-            "common_gold": prompt["max"]["common_gold"] if go else 0, "amulet": False, "black_magic": False}
+    return {
+        "type": "bid",
+        "fairy_gold": prompt["max"]["fairy_gold"] if go else 0,
+        "common_gold": prompt["max"]["common_gold"] if go else 0,
+        "amulet": False,
+        "black_magic": False,
+    }
 
 
 def test_screenshots_of_the_table_a_decision_the_end_and_the_replay(
@@ -46,11 +66,17 @@ def test_screenshots_of_the_table_a_decision_the_end_and_the_replay(
     seat = seat_of(host, table_id)
     pages: dict[tuple[str, str], Page] = {("desktop", "en"): host}
     for device, lang in (("desktop", "fr"), ("phone", "en"), ("phone", "fr")):
-        page = new_page(f"{device}-{lang}", viewport=DEVICES[device], is_mobile=device == "phone",
-                        locale="fr-FR" if lang == "fr" else "en-GB")
+        page = new_page(
+            f"{device}-{lang}",
+            viewport=DEVICES[device],
+            is_mobile=device == "phone",
+            locale="fr-FR" if lang == "fr" else "en-GB",
+        )
         page.goto(server.url + "/")
-        page.evaluate("([k, v]) => window.localStorage.setItem(k, v)",
-                      [f"dragonstones.seat.{table_id}", json.dumps(seat)])
+        page.evaluate(
+            "([k, v]) => window.localStorage.setItem(k, v)",
+            [f"dragonstones.seat.{table_id}", json.dumps(seat)],
+        )
         page.goto(f"{server.url}/t/{table_id}")
         expect(page.locator("#game-view")).to_be_visible()
         pages[(device, lang)] = page
@@ -58,16 +84,24 @@ def test_screenshots_of_the_table_a_decision_the_end_and_the_replay(
     def shoot(what: str, state: str | None = None, full_page: bool = False) -> None:
         for (device, lang), page in pages.items():
             if state:
-                expect(page.locator("#action-area")).to_have_attribute("data-state", state, timeout=30_000)
+                expect(page.locator("#action-area")).to_have_attribute(
+                    "data-state", state, timeout=30_000
+                )
                 expect(page.locator("#turn-indicator")).to_have_text(YOUR_MOVE[lang])
             if device == "phone":
                 assert_fits(page, f"{what} ({lang})")
-            page.screenshot(path=str(out / f"{what}-{device}-{lang}.png"), animations="disabled",
-                            full_page=full_page and device == "desktop")
+            page.screenshot(
+                path=str(out / f"{what}-{device}-{lang}.png"),
+                animations="disabled",
+                full_page=full_page and device == "desktop",
+            )
             if full_page and device == "phone":
                 # The whole scrolled page too (its sticky bar then shows where the screen ended).
-                page.screenshot(path=str(out / f"{what}-{device}-{lang}-full.png"), full_page=True,
-                                animations="disabled")
+                page.screenshot(
+                    path=str(out / f"{what}-{device}-{lang}-full.png"),
+                    full_page=True,
+                    animations="disabled",
+                )
 
     with SeatDriver(server, table_id, seat["token"]) as driver:
         driver.play_until(lambda s: s["version"] >= 12 and mine(s, seat["seat"], "bid"))

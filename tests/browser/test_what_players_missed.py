@@ -40,7 +40,9 @@ def test_your_fist_and_the_keys(server: Server, new_page: NewPage) -> None:
     expect(alice.locator("#me-area .in-fist")).to_have_count(0)
     expect(alice.locator("#my-coins [data-coin=fairy_gold] .count")).to_have_text("5")
     # The log separates each name from its bid.
-    expect(alice.locator("#log")).to_contain_text("Bids for the Witch: Alice: 3 Fairy Gold, Bob: nothing, Carol: nothing.")
+    expect(alice.locator("#log")).to_contain_text(
+        "Bids for the Witch: Alice: 3 Fairy Gold, Bob: nothing, Carol: nothing."
+    )
 
 
 def test_the_last_reveal_stays_into_the_next_turn(server: Server, new_page: NewPage) -> None:
@@ -68,7 +70,9 @@ def test_an_invite_to_a_game_under_way_offers_to_watch(server: Server, new_page:
     expect(late.locator(".spectator-note")).to_be_visible()
 
 
-def test_the_results_come_back_and_your_tables_show_finished_games(server: Server, new_page: NewPage) -> None:
+def test_the_results_come_back_and_your_tables_show_finished_games(
+    server: Server, new_page: NewPage
+) -> None:
     page = new_page("alice")
     table_id = start_with_bots(page, server, "Alice")
     with SeatDriver(server, table_id, seat_of(page, table_id)["token"]) as driver:
@@ -94,7 +98,9 @@ def test_the_results_come_back_and_your_tables_show_finished_games(server: Serve
     row = page.locator(f"#my-tables li[data-table-id='{table_id}']")
     expect(row).to_contain_text("Alice’s table")
     expect(row).to_contain_text("finished")
-    expect(row.get_by_role("link", name="Replay")).to_have_attribute("href", re.compile(r"^/replay/"))
+    expect(row.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", re.compile(r"^/replay/")
+    )
     page.get_by_role("button", name="Clear finished games").click()
     expect(page.locator("#my-tables-panel")).to_be_hidden()
     page.reload()
@@ -113,7 +119,9 @@ def test_french_says_the_cards_with_their_articles(server: Server, new_page: New
         page.get_by_role("button", name="Bid nothing").click()
     expect(claire.locator("#action-area h2")).to_have_text("Votre mise secrète pour la Sorcière")
     claire.get_by_role("button", name="Ne rien miser").click()
-    expect(claire.locator("#log")).to_contain_text("Mises pour la Sorcière\u00a0: Alice\u00a0: rien, Bob\u00a0: rien, Élodie\u00a0: rien.")
+    expect(claire.locator("#log")).to_contain_text(
+        "Mises pour la Sorcière\u00a0: Alice\u00a0: rien, Bob\u00a0: rien, Élodie\u00a0: rien."
+    )
     expect(claire.locator("#log")).to_contain_text("Personne ne remporte la Sorcière.")
     claire.goto(server.url + "/")
     expect(claire.locator("#my-tables")).to_contain_text("Table d’Alice")

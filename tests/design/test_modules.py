@@ -12,7 +12,10 @@ from tests.server.harness import REPO
 
 MAX_LINES = 400
 MODULES = sorted(
-    p for top in ("app", "engine") for p in (REPO / top).rglob("*.py") if "__pycache__" not in p.parts
+    p
+    for top in ("app", "engine")
+    for p in (REPO / top).rglob("*.py")
+    if "__pycache__" not in p.parts
 )
 
 

@@ -25,12 +25,18 @@ from engine.state import (
     TieBid,
 )
 
-COIN_KEYS = {"fg": "fairy_gold", "cg": "common_gold", "si": "silver", "am": "amulets",
-             "bm": "black_magic", "sp": "fairy_gold_spent"}
+COIN_KEYS = {
+    "fg": "fairy_gold",
+    "cg": "common_gold",
+    "si": "silver",
+    "am": "amulets",
+    "bm": "black_magic",
+    "sp": "fairy_gold_spent",
+}
 
 
 def parse_stones(text: str) -> list[int]:
-    """"rrby" -> [2, 1, 1]; also "r2 b1" style."""
+    """ "rrby" -> [2, 1, 1]; also "r2 b1" style."""
     stones = [0, 0, 0]
     text = text.replace(" ", "")
     i = 0
@@ -39,25 +45,36 @@ def parse_stones(text: str) -> list[int]:
         j = i + 1
         while j < len(text) and text[j].isdigit():
             j += 1
-        stones[colour] += int(text[i + 1:j]) if j > i + 1 else 1
+        stones[colour] += int(text[i + 1 : j]) if j > i + 1 else 1
         i = j
     return stones
 
 
 def parse_coins(text: str) -> dict[str, int]:
-    """"fg5 cg1 si0 am1 bm1 sp3" -> field values (missing fields keep their default)."""
+    """ "fg5 cg1 si0 am1 bm1 sp3" -> field values (missing fields keep their default)."""
     out = {}
     for part in text.split():
         out[COIN_KEYS[part[:2]]] = int(part[2:])
     return out
 
 
-def build(players: int = 3, *, seed: int = 1, card: str = "red_dragon", phase: str = "bid",
-          stones: dict[int, str] | None = None, coins: dict[int, str] | None = None,
-          scores: dict[int, int] | None = None, pile: list[str] | None = None,
-          specials: list[str] | None = None, records: list[Record] | None = None,
-          doppelganger: int | None = None, bank_stones: str | None = None,
-          used_specials: list[str] | None = None, turn: int = 1) -> GameState:
+def build(
+    players: int = 3,
+    *,
+    seed: int = 1,
+    card: str = "red_dragon",
+    phase: str = "bid",
+    stones: dict[int, str] | None = None,
+    coins: dict[int, str] | None = None,
+    scores: dict[int, int] | None = None,
+    pile: list[str] | None = None,
+    specials: list[str] | None = None,
+    records: list[Record] | None = None,
+    doppelganger: int | None = None,
+    bank_stones: str | None = None,
+    used_specials: list[str] | None = None,
+    turn: int = 1,
+) -> GameState:
     """A state at the start of an auction for `card` (phase "bid"), described briefly."""
     st = engine.new_game(players, seed)
     specials = specials if specials is not None else ["fairy", "gnome"]
@@ -98,15 +115,21 @@ def build(players: int = 3, *, seed: int = 1, card: str = "red_dragon", phase: s
     if bank_stones is not None:
         b.stones = parse_stones(bank_stones)
     else:
-        b.stones = [BOX_STONES_PER_COLOUR - sum(p.stones[c] for p in st.players)
-                    for c in range(3)]
+        b.stones = [BOX_STONES_PER_COLOUR - sum(p.stones[c] for p in st.players) for c in range(3)]
     assert min(b.fairy_gold, b.common_gold, b.silver, b.amulets, *b.stones) >= 0, "over the box"
     return st
 
 
-def bid(fg: int = 0, cg: int = 0, amulet: bool = False, black_magic: bool = False) -> dict[str, Any]:
-    return {"type": "bid", "fairy_gold": fg, "common_gold": cg, "amulet": amulet,
-            "black_magic": black_magic}
+def bid(
+    fg: int = 0, cg: int = 0, amulet: bool = False, black_magic: bool = False
+) -> dict[str, Any]:
+    return {
+        "type": "bid",
+        "fairy_gold": fg,
+        "common_gold": cg,
+        "amulet": amulet,
+        "black_magic": black_magic,
+    }
 
 
 def tiebreak(silver: int = 0, amulet: bool = False) -> dict[str, Any]:
@@ -117,7 +140,9 @@ def choose(option: str) -> dict[str, Any]:
     return {"type": "choose", "option": option}
 
 
-def auction(st: GameState, bids: dict[int, dict[str, Any]]) -> tuple[GameState, list[dict[str, Any]]]:
+def auction(
+    st: GameState, bids: dict[int, dict[str, Any]]
+) -> tuple[GameState, list[dict[str, Any]]]:
     """Every seat bids (an empty bid for seats not named); returns the state and all events."""
     events: list[dict[str, Any]] = []
     for seat in range(len(st.players)):
@@ -145,8 +170,20 @@ def won(card: str, seat: int, bids: dict[int, Bid] | None = None) -> Record:
     return Record(card, bids=bids if bids is not None else {seat: Bid(1)}, winner=seat)
 
 
-__all__ = ["Bid", "Record", "TieBid", "act", "auction", "bid", "build", "choose", "options",
-           "stones_of", "tiebreak", "won"]
+__all__ = [
+    "Bid",
+    "Record",
+    "TieBid",
+    "act",
+    "auction",
+    "bid",
+    "build",
+    "choose",
+    "options",
+    "stones_of",
+    "tiebreak",
+    "won",
+]
 
 
 # -- Whole-game helpers for the property, leak and simulation tests ---------------------------
@@ -159,8 +196,12 @@ from collections.abc import Callable, Iterator  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 
 # Every coin of the box, by where a coin of that kind may lie (R1). Black Magic is unlimited.
-BOX = {"fairy_gold": BOX_FAIRY_GOLD, "common_gold": BOX_COMMON_GOLD, "silver": BOX_SILVER,
-       "amulets": BOX_AMULETS}
+BOX = {
+    "fairy_gold": BOX_FAIRY_GOLD,
+    "common_gold": BOX_COMMON_GOLD,
+    "silver": BOX_SILVER,
+    "amulets": BOX_AMULETS,
+}
 PRIVATE_COINS = ("fairy_gold", "common_gold", "silver", "amulets", "black_magic")
 WINNING_SCORE = engine.state.WINNING_SCORE
 
@@ -187,23 +228,32 @@ def box_problems(st: GameState) -> list[str]:
         total = b.stones[colour] + sum(p.stones[colour] for p in st.players)
         total += st.bag[colour] if st.bag is not None else 0
         if total != BOX_STONES_PER_COLOUR:
-            problems.append(f"{name} stones: {total} in play, the box holds "
-                            f"{BOX_STONES_PER_COLOUR}")
-    negative = [f"bank.{k}" for k in ("fairy_gold", "common_gold", "silver", "amulets")
-                if getattr(b, k) < 0]
+            problems.append(
+                f"{name} stones: {total} in play, the box holds {BOX_STONES_PER_COLOUR}"
+            )
+    negative = [
+        f"bank.{k}" for k in ("fairy_gold", "common_gold", "silver", "amulets") if getattr(b, k) < 0
+    ]
     negative += [f"bank.stones.{COLOURS[c]}" for c in range(3) if b.stones[c] < 0]
     if st.bag is not None:
         negative += [f"bag.{COLOURS[c]}" for c in range(3) if st.bag[c] < 0]
     for p in st.players:
-        negative += [f"seat{p.seat}.{k}" for k in (*PRIVATE_COINS, "fairy_gold_spent", "score")
-                     if getattr(p, k) < 0]
+        negative += [
+            f"seat{p.seat}.{k}"
+            for k in (*PRIVATE_COINS, "fairy_gold_spent", "score")
+            if getattr(p, k) < 0
+        ]
         negative += [f"seat{p.seat}.stones.{COLOURS[c]}" for c in range(3) if p.stones[c] < 0]
     if negative:
         problems.append("negative: " + ", ".join(negative))
     for seat, sealed in st.sealed.items():
         p = st.players[seat]
-        if (sealed.fairy_gold > p.fairy_gold or sealed.common_gold > p.common_gold
-                or (sealed.amulet and p.amulets < 1) or (sealed.black_magic and p.black_magic < 1)):
+        if (
+            sealed.fairy_gold > p.fairy_gold
+            or sealed.common_gold > p.common_gold
+            or (sealed.amulet and p.amulets < 1)
+            or (sealed.black_magic and p.black_magic < 1)
+        ):
             problems.append(f"seat {seat}'s sealed bid {sealed} is not behind its screen")
     for seat, tiebid in st.sealed_tiebreak.items():
         p = st.players[seat]
@@ -220,16 +270,18 @@ def special_card_problems(st: GameState) -> list[str]:
     is won (held) or played (used pile), and is still listed in `specials` as announced.
     """
     table = list(st.specials)
-    if "doppelganger" in table and (st.doppelganger is not None
-                                    or "doppelganger" in st.used_specials):
+    if "doppelganger" in table and (
+        st.doppelganger is not None or "doppelganger" in st.used_specials
+    ):
         table.remove("doppelganger")
     held = ["doppelganger"] if st.doppelganger is not None else []
     found = Counter(st.special_deck + st.used_specials + table + held)
     expected = Counter(engine.cards.SPECIAL_DECK)
     problems = []
     if found != expected:
-        problems.append(f"special cards: extra {dict(found - expected)}, "
-                        f"missing {dict(expected - found)}")
+        problems.append(
+            f"special cards: extra {dict(found - expected)}, missing {dict(expected - found)}"
+        )
     if st.doppelganger is not None and "doppelganger" in st.used_specials:
         problems.append("the Doppelganger is both held and in the used pile")
     if len(st.specials) != 2 and st.winner is None:
@@ -256,24 +308,29 @@ def state_problems(st: GameState) -> list[str]:
         problems.append("a choose phase without a question or a power being resolved")
     if st.phase != "choose" and st.question is not None:
         problems.append(f"a question is open in phase {st.phase!r}")
-    if st.bag is not None and not (st.phase == "choose" and st.question is not None
-                                   and st.question.character == "rainbow_dragon"):
+    if st.bag is not None and not (
+        st.phase == "choose"
+        and st.question is not None
+        and st.question.character == "rainbow_dragon"
+    ):
         problems.append("stones are left in the bag outside a Rainbow Dragon")
     if st.phase == "tiebreak" and (len(st.tied) < 2 or not set(st.sealed_tiebreak) <= set(st.tied)):
         problems.append(f"tie-break between {st.tied}, sealed by {sorted(st.sealed_tiebreak)}")
     return problems
 
 
-def random_legal_action(st: GameState, seat: int, prompt: dict[str, Any],
-                        rng: random.Random) -> dict[str, Any]:
+def random_legal_action(
+    st: GameState, seat: int, prompt: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
     """A random action for `prompt`, leaning towards small bids so random games still end."""
     if prompt["kind"] == "bid":
         m = prompt["max"]
         small = rng.random() < 0.7
         fg = rng.randint(0, min(m["fairy_gold"], 3) if small else m["fairy_gold"])
         cg = rng.randint(0, min(m["common_gold"], 1) if small else m["common_gold"])
-        return bid(fg, cg, m["amulet"] and rng.random() < 0.3,
-                   m["black_magic"] and rng.random() < 0.2)
+        return bid(
+            fg, cg, m["amulet"] and rng.random() < 0.3, m["black_magic"] and rng.random() < 0.2
+        )
     if prompt["kind"] == "tiebreak":
         m = prompt["max"]
         return tiebreak(rng.randint(0, m["silver"]), m["amulet"] and rng.random() < 0.4)
@@ -283,9 +340,13 @@ def random_legal_action(st: GameState, seat: int, prompt: dict[str, Any],
 Step = Callable[[GameState, int, dict[str, Any], GameState, list[dict[str, Any]]], None]
 
 
-def bot_playout(players: int, seed: int, kinds: list[str], *, max_actions: int = 20_000,
-                ) -> Iterator[tuple[GameState, int, dict[str, Any], GameState,
-                                    list[dict[str, Any]]]]:
+def bot_playout(
+    players: int,
+    seed: int,
+    kinds: list[str],
+    *,
+    max_actions: int = 20_000,
+) -> Iterator[tuple[GameState, int, dict[str, Any], GameState, list[dict[str, Any]]]]:
     """Play a whole game with bots (seat i gets kinds[i % len(kinds)]), yielding every step as
     (state before, seat, action, state after, events). Bots see only their own view."""
     st = engine.new_game(players, seed)

@@ -23,8 +23,13 @@ from engine.state import GameState
 from tests.engine.builder import act, auction, bid, build, choose, random_legal_action
 
 PUBLIC_KEYS = {"seat", "kind", "character"}
-EMPTY_BID = {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-             "black_magic": False}
+EMPTY_BID = {
+    "type": "bid",
+    "fairy_gold": 0,
+    "common_gold": 0,
+    "amulet": False,
+    "black_magic": False,
+}
 ZERO_TIEBREAK = {"type": "tiebreak", "silver": 0, "amulet": False}
 # docs/rules.md, "Defaults when time runs out": the option a choose step falls back to.
 PASSIVE = ("keep", "stop", "done", "decline")
@@ -40,8 +45,7 @@ def check_api(st: GameState) -> None:
     assert [{k: a[k] for k in PUBLIC_KEYS} for a in awaiting] == public
     for seat in range(len(st.players)):
         mine = engine.prompts(st, seat=seat)
-        assert mine == [p if p["seat"] == seat else {k: p[k] for k in PUBLIC_KEYS}
-                        for p in full]
+        assert mine == [p if p["seat"] == seat else {k: p[k] for k in PUBLIC_KEYS} for p in full]
         assert engine.view(st, seat)["awaiting"] == awaiting
         legal = engine.legal_actions(st, seat)
         if not legal:
@@ -79,8 +83,9 @@ def check_api(st: GameState) -> None:
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=hs.integers(3, 6), seed=hs.integers(0, 2**64), timeouts=hs.floats(0, 1))
-def test_prompts_by_viewer_and_timeout_action_in_random_games(players: int, seed: int,
-                                                              timeouts: float) -> None:
+def test_prompts_by_viewer_and_timeout_action_in_random_games(
+    players: int, seed: int, timeouts: float
+) -> None:
     """Random games where a share of the actions are the timeout defaults: at every step the
     three prompt lists agree and every default is legal."""
     rng = random.Random(seed)
@@ -114,7 +119,8 @@ def test_prompts_for_a_seat_reduce_the_others() -> None:
     mine = engine.prompts(st, seat=1)
     assert [set(p) for p in mine] == [PUBLIC_KEYS, {*PUBLIC_KEYS, "max"}, PUBLIC_KEYS]
     assert engine.prompts(st, seat=None) == [
-        {"seat": s, "kind": "bid", "character": "witch"} for s in range(3)]
+        {"seat": s, "kind": "bid", "character": "witch"} for s in range(3)
+    ]
     # A seat number with no prompt (a spectator's socket, a bad number) sees the public list.
     assert engine.prompts(st, seat=7) == engine.prompts(st, seat=None)
 
@@ -125,12 +131,15 @@ def won_by_seat0(card: str, **kwargs: Any) -> GameState:
     return st
 
 
-@pytest.mark.parametrize(("card", "stones", "expected"), [
-    ("magician", "r4", "silver"),  # pay or take: take the coins
-    ("wizard", "rby", "silver"),
-    ("sorcerer", "r4", "common_gold"),
-    ("enchantress", "r5", "fairy_gold"),
-])
+@pytest.mark.parametrize(
+    ("card", "stones", "expected"),
+    [
+        ("magician", "r4", "silver"),  # pay or take: take the coins
+        ("wizard", "rby", "silver"),
+        ("sorcerer", "r4", "common_gold"),
+        ("enchantress", "r5", "fairy_gold"),
+    ],
+)
 def test_either_or_cards_default_to_the_coins(card: str, stones: str, expected: str) -> None:
     st = won_by_seat0(card, stones={0: stones})
     assert st.question is not None and st.question.step == "option", st.question

@@ -37,6 +37,7 @@ Events = list[dict[str, Any]]
 
 # -- helpers ----------------------------------------------------------------------------------
 
+
 def act(st: GameState, seat: int, action: dict[str, Any]) -> tuple[GameState, Events]:
     """`engine.apply`, checking on the way that it leaves the given state untouched and that the
     same action on the same state gives the same state and events (contract, section 1)."""
@@ -57,16 +58,23 @@ def auction(st: GameState, bids: dict[int, dict[str, Any]]) -> tuple[GameState, 
     return st, events
 
 
-def make(card: str, players: int = 3, *, pile: list[str] | None = None,
-         specials: list[str] | None = None, **kw: Any) -> GameState:
+def make(
+    card: str,
+    players: int = 3,
+    *,
+    pile: list[str] | None = None,
+    specials: list[str] | None = None,
+    **kw: Any,
+) -> GameState:
     """A state at the start of `card`'s auction. One card ("wizard") is left in the pile by default,
     so that the turn does not end with the scenario; a special card is among the turn's specials."""
     if specials is None:
         specials = ["fairy", "gnome"]
         if CARDS[card].special and card not in specials:
             specials = [card, "gnome" if card == "fairy" else "fairy"]
-    return build(players, card=card, pile=["wizard"] if pile is None else pile,
-                 specials=specials, **kw)
+    return build(
+        players, card=card, pile=["wizard"] if pile is None else pile, specials=specials, **kw
+    )
 
 
 def check(st: GameState) -> None:
@@ -75,11 +83,22 @@ def check(st: GameState) -> None:
     ps, bank = st.players, st.bank
     bag = st.bag if st.bag is not None else [0, 0, 0]
     for p in ps:
-        assert min(p.fairy_gold, p.fairy_gold_spent, p.common_gold, p.silver, p.amulets,
-                   p.black_magic, *p.stones) >= 0, p
+        assert (
+            min(
+                p.fairy_gold,
+                p.fairy_gold_spent,
+                p.common_gold,
+                p.silver,
+                p.amulets,
+                p.black_magic,
+                *p.stones,
+            )
+            >= 0
+        ), p
         assert p.score >= 0
-    assert min(bank.fairy_gold, bank.common_gold, bank.silver, bank.amulets, *bank.stones,
-               *bag) >= 0, (bank, bag)
+    assert (
+        min(bank.fairy_gold, bank.common_gold, bank.silver, bank.amulets, *bank.stones, *bag) >= 0
+    ), (bank, bag)
     assert sum(p.fairy_gold + p.fairy_gold_spent for p in ps) + bank.fairy_gold == BOX_FAIRY_GOLD
     assert sum(p.common_gold for p in ps) + bank.common_gold == BOX_COMMON_GOLD
     assert sum(p.silver for p in ps) + bank.silver == BOX_SILVER
@@ -103,15 +122,15 @@ def check_special_cards(st: GameState) -> None:
     assert Counter(st.special_deck + st.used_specials + st.specials + held) == Counter(SPECIAL_DECK)
 
 
-def expect(st: GameState, seat: int, character: str, step: str, options: list[str],
-           *words: str) -> dict[str, Any]:
+def expect(
+    st: GameState, seat: int, character: str, step: str, options: list[str], *words: str
+) -> dict[str, Any]:
     """The one open prompt is a `choose` for `seat` with exactly these options; `legal_actions`
     agrees; the question mentions `words`. Returns the prompt."""
     prompts = engine.prompts(st)
     assert len(prompts) == 1, prompts
     (p,) = prompts
-    assert (p["kind"], p["seat"], p["character"], p["step"]) == ("choose", seat, character,
-                                                                  step), p
+    assert (p["kind"], p["seat"], p["character"], p["step"]) == ("choose", seat, character, step), p
     ids = [o["id"] for o in p["options"]]
     assert len(ids) == len(set(ids)), ids
     assert sorted(ids) == sorted(options), ids
@@ -125,7 +144,11 @@ def expect(st: GameState, seat: int, character: str, step: str, options: list[st
             assert engine.legal_actions(st, other) == []
     (awaiting,) = engine.view(st, None)["awaiting"]
     assert {k: awaiting[k] for k in ("seat", "kind", "character", "step")} == {
-        "seat": seat, "kind": "choose", "character": character, "step": step}
+        "seat": seat,
+        "kind": "choose",
+        "character": character,
+        "step": step,
+    }
     return p
 
 
@@ -180,6 +203,7 @@ def end_turn(st: GameState) -> GameState:
 
 # -- Witch ------------------------------------------------------------------------------------
 
+
 def test_witch_winner_takes_a_black_magic_coin() -> None:
     """R5, rules text: the Witch is auctioned first; her winner takes a Black Magic coin (R1:
     unlimited, the bank does not count them). No decision: the next card opens at once (R14)."""
@@ -230,6 +254,7 @@ def test_witch_unused_black_magic_returns_at_the_end_of_the_turn() -> None:
 
 # -- Red, Blue and Yellow Dragons -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("colour", COLOURS)
 def test_dragon_gives_one_stone_of_its_colour(colour: str) -> None:
     """Rules text: the winner of a Dragon takes one stone of its colour from the bank; no choice,
@@ -259,6 +284,7 @@ def test_dragon_with_none_of_its_colour_in_the_bank_gives_nothing(colour: str) -
 
 # -- Magician ---------------------------------------------------------------------------------
 
+
 def test_magician_pays_any_four_stones_of_the_players_choice_for_one_point() -> None:
     """R4 (the English is right), R14: Magician = pay any 4 stones for 1 point, or 3 Silver.
     Both options are offered, then which 4 stones (every combination)."""
@@ -266,8 +292,14 @@ def test_magician_pays_any_four_stones_of_the_players_choice_for_one_point() -> 
     st, _ = win(st, 0)
     expect(st, 0, "magician", "option", ["pay", "silver"], "magician")
     st, _ = act(st, 0, choose("pay"))
-    p = expect(st, 0, "magician", "stones",
-               ["red2-blue2", "red2-blue1-yellow1", "red1-blue2-yellow1"], "4 stones")
+    p = expect(
+        st,
+        0,
+        "magician",
+        "stones",
+        ["red2-blue2", "red2-blue1-yellow1", "red1-blue2-yellow1"],
+        "4 stones",
+    )
     assert option(p, "red1-blue2-yellow1")["stones"] == {"red": 1, "blue": 2, "yellow": 1}
     bank_before = st.bank.stones[:]
     st, events = act(st, 0, choose("red1-blue2-yellow1"))
@@ -331,6 +363,7 @@ def test_magician_third_point_wins_at_once() -> None:
 
 # -- Wizard -----------------------------------------------------------------------------------
 
+
 def test_wizard_pays_one_stone_of_each_colour_for_one_point() -> None:
     """R4: Wizard = pay one stone of each colour for 1 point (no further choice), or 3 Silver."""
     st = make("wizard", pile=["thief"], stones={0: "rrby"})
@@ -362,6 +395,7 @@ def test_wizard_without_every_colour_takes_silver_at_once() -> None:
 
 
 # -- Sorcerer ---------------------------------------------------------------------------------
+
 
 def test_sorcerer_pays_four_stones_of_the_chosen_colour_for_two_points() -> None:
     """R4: Sorcerer = pay 4 stones of one colour for 2 points, or 1 Common Gold. With two colours
@@ -420,6 +454,7 @@ def test_sorcerer_two_points_win_from_one() -> None:
 
 
 # -- Thief ------------------------------------------------------------------------------------
+
 
 def test_thief_takes_a_stone_of_his_choice_from_the_second_bidder() -> None:
     """R15: the single second bidder is robbed at once (one victim: R14), and the winner chooses
@@ -530,6 +565,7 @@ def test_thief_tiebreak_others_all_bid_nothing_so_all_are_second() -> None:
 
 # -- Alchemist, Fairy, Gnome, Dwarves, Goldsmith: the gifts -----------------------------------
 
+
 def test_alchemist_gives_three_common_gold() -> None:
     """R21: Alchemist: 3 Common Gold, no decision."""
     st = make("alchemist")
@@ -630,6 +666,7 @@ def test_goldsmith_with_no_amulet_in_the_bank_gives_nothing() -> None:
 
 # -- Ancient Dragon ---------------------------------------------------------------------------
 
+
 def test_ancient_dragon_takes_the_stone_of_his_choice() -> None:
     """R21: Ancient Dragon: one stone of the winner's choice from the bank."""
     st = make("ancient_dragon")
@@ -671,6 +708,7 @@ def test_ancient_dragon_with_an_empty_bank_does_nothing() -> None:
 
 # -- Sorcerer's Apprentice --------------------------------------------------------------------
 
+
 def test_sorcerers_apprentice_pays_two_of_the_chosen_colour_for_one_point() -> None:
     """R21: with two stones of one colour he pays two of one colour (his choice) and scores 1."""
     st = make("sorcerers_apprentice", stones={0: "rrbbby"})
@@ -702,6 +740,7 @@ def test_sorcerers_apprentice_without_a_pair_does_nothing() -> None:
 
 
 # -- Brigand ----------------------------------------------------------------------------------
+
 
 def test_brigand_takes_all_common_gold_and_silver_of_the_named_player() -> None:
     """R16: the winner names another player, who hands over all Common Gold and Silver. The amounts
@@ -738,6 +777,7 @@ def test_brigand_on_a_player_with_nothing_takes_nothing() -> None:
 
 # -- Quack Wizard -----------------------------------------------------------------------------
 
+
 def test_quack_wizard_pays_all_stones_for_one_point() -> None:
     """R21: Quack Wizard: pay all stones, score 1; no decision."""
     st = make("quack_wizard", stones={0: "rrbyyy"})
@@ -767,6 +807,7 @@ def test_quack_wizard_third_point_wins() -> None:
 
 
 # -- Two-headed Dragon ------------------------------------------------------------------------
+
 
 def test_two_headed_dragon_draws_two_of_a_bag_of_two_per_colour() -> None:
     """R20: up to 2 stones of each colour go into the bag; the winner draws 2 at random; the rest
@@ -842,6 +883,7 @@ def test_two_headed_dragon_with_an_empty_bank_gives_nothing() -> None:
 
 # -- Rainbow Dragon ---------------------------------------------------------------------------
 
+
 def rainbow(seed: int = 1, **kw: Any) -> GameState:
     """Seat 0 has won the Rainbow Dragon; the bank (12 each, less what players hold) is in the bag."""
     st = make("rainbow_dragon", seed=seed, **kw)
@@ -874,6 +916,7 @@ def test_rainbow_dragon_first_draw_is_compulsory() -> None:
 def test_rainbow_dragon_stop_keeps_the_drawn_stones() -> None:
     """R19: he draws one at a time, stopping when he wishes and keeping what he drew. While he
     draws, the drawn stones count as his public stones and the bag's counts are public."""
+
     def first_draw_is_safe(seed: int) -> bool:
         st = rainbow(seed)
         st, _ = act(st, 0, choose("red"))
@@ -902,6 +945,7 @@ def test_rainbow_dragon_stop_keeps_the_drawn_stones() -> None:
 def test_rainbow_dragon_drawing_the_named_colour_returns_every_drawn_stone() -> None:
     """R19: drawing the named colour ends it and he returns all he drew; the bag goes back to the
     bank. The failed draw is public."""
+
     def safe_then_fail(seed: int) -> bool:
         st = rainbow(seed, stones={0: "rby"})
         st, _ = act(st, 0, choose("yellow"))
@@ -926,6 +970,7 @@ def test_rainbow_dragon_failure_event_says_what_was_lost() -> None:
     """R19, R25: each draw is public, and so is the outcome. When he draws the named colour after
     keeping some stones in front of him, the closing event must report the stones he gave back,
     not "no stones"."""
+
     def safe_then_fail(seed: int) -> bool:
         st = rainbow(seed)
         st, _ = act(st, 0, choose("blue"))
@@ -965,6 +1010,7 @@ def test_rainbow_dragon_with_an_empty_bank_does_nothing() -> None:
 
 def test_rainbow_dragon_draws_until_he_stops() -> None:
     """R19: after each safe draw he is asked again, with the bag's counts updated each time."""
+
     def three_safe(seed: int) -> bool:
         st = rainbow(seed, stones={1: "b12", 2: "y6"})
         st, _ = act(st, 0, choose("yellow"))
@@ -988,14 +1034,21 @@ def test_rainbow_dragon_draws_until_he_stops() -> None:
 
 # -- Enchantress ------------------------------------------------------------------------------
 
+
 def test_enchantress_pays_any_five_stones_for_two_points() -> None:
     """R21: Enchantress: pay any 5 stones (his choice) for 2 points, or take 1 Fairy Gold."""
     st = make("enchantress", stones={0: "rrrbby"})
     st, _ = win(st, 0)
     expect(st, 0, "enchantress", "option", ["pay", "fairy_gold"], "enchantress")
     st, _ = act(st, 0, choose("pay"))
-    expect(st, 0, "enchantress", "stones",
-           ["red3-blue2", "red3-blue1-yellow1", "red2-blue2-yellow1"], "5 stones")
+    expect(
+        st,
+        0,
+        "enchantress",
+        "stones",
+        ["red3-blue2", "red3-blue1-yellow1", "red2-blue2-yellow1"],
+        "5 stones",
+    )
     st, _ = act(st, 0, choose("red2-blue2-yellow1"))
     assert stones_of(st, 0) == stones("r") and st.players[0].score == 2
     bidding(st, "wizard")
@@ -1032,6 +1085,7 @@ def test_enchantress_with_no_fairy_gold_in_the_bank() -> None:
 
 # -- Merchant ---------------------------------------------------------------------------------
 
+
 def merchant_options(st: GameState, colours: str, coins: list[str]) -> list[str]:
     return [f"{c}:{coin}" for c in colours.split() for coin in coins] + ["done"]
 
@@ -1042,14 +1096,14 @@ def test_merchant_buys_stones_one_at_a_time_with_each_kind_of_coin() -> None:
     st = make("merchant", coins={0: "fg3 cg1 si6"})
     st, _ = win(st, 0, fg=1)
     all_coins = ["common_gold", "fairy_gold", "silver"]
-    p = expect(st, 0, "merchant", "buy", merchant_options(st, "red blue yellow", all_coins),
-               "buy")
+    p = expect(st, 0, "merchant", "buy", merchant_options(st, "red blue yellow", all_coins), "buy")
     red_silver = option(p, "red:silver")
     assert (red_silver["colour"], red_silver["coin"], red_silver["price"]) == ("red", "silver", 3)
     bank = (st.bank.fairy_gold, st.bank.common_gold, st.bank.silver)
     st, _ = act(st, 0, choose("red:common_gold"))
-    expect(st, 0, "merchant", "buy",
-           merchant_options(st, "red blue yellow", ["fairy_gold", "silver"]))
+    expect(
+        st, 0, "merchant", "buy", merchant_options(st, "red blue yellow", ["fairy_gold", "silver"])
+    )
     st, _ = act(st, 0, choose("blue:fairy_gold"))
     st, _ = act(st, 0, choose("yellow:silver"))
     st, _ = act(st, 0, choose("yellow:silver"))
@@ -1059,7 +1113,10 @@ def test_merchant_buys_stones_one_at_a_time_with_each_kind_of_coin() -> None:
     p0 = st.players[0]
     assert (p0.fairy_gold, p0.common_gold, p0.silver) == (1, 0, 0)
     assert (st.bank.fairy_gold, st.bank.common_gold, st.bank.silver) == (
-        bank[0] + 1, bank[1] + 1, bank[2] + 6)
+        bank[0] + 1,
+        bank[1] + 1,
+        bank[2] + 6,
+    )
     assert not of(events, "buy")
     bidding(st, "wizard")
     check(st)
@@ -1112,6 +1169,7 @@ def test_merchant_offers_only_colours_in_the_bank_and_stops_when_it_runs_out() -
 
 
 # -- Necromancer ------------------------------------------------------------------------------
+
 
 def test_necromancer_gives_up_the_fairy_gold_bid_for_one_point() -> None:
     """R18: optional; used, the Fairy Gold he spent in this auction goes to the bank for good (the
@@ -1166,6 +1224,7 @@ def test_necromancer_third_point_wins() -> None:
 
 # -- Troll ------------------------------------------------------------------------------------
 
+
 def test_troll_every_player_including_the_winner_returns_the_named_colour() -> None:
     """R21: the winner names any colour; every player, the winner too, returns all stones of it."""
     st = make("troll", 4, stones={0: "rrb", 1: "ry", 2: "rrr", 3: "byy"})
@@ -1173,8 +1232,12 @@ def test_troll_every_player_including_the_winner_returns_the_named_colour() -> N
     p = expect(st, 0, "troll", "colour", ["red", "blue", "yellow"], "colour")
     assert option(p, "red")["colour"] == "red"
     st, events = act(st, 0, choose("red"))
-    assert [stones_of(st, s) for s in range(4)] == [stones("b"), stones("y"), stones(""),
-                                                    stones("byy")]
+    assert [stones_of(st, s) for s in range(4)] == [
+        stones("b"),
+        stones("y"),
+        stones(""),
+        stones("byy"),
+    ]
     assert st.bank.stones[0] == 12 and of(events, "troll")[0]["returned"] == [2, 1, 3, 0]
     bidding(st, "wizard")
     check(st)
@@ -1191,6 +1254,7 @@ def test_troll_may_name_a_colour_nobody_holds() -> None:
 
 
 # -- Imp --------------------------------------------------------------------------------------
+
 
 def test_imp_picks_a_card_not_yet_auctioned_and_uses_its_power() -> None:
     """R23: the winner picks a card from those not yet auctioned this turn and uses its power; it
@@ -1216,8 +1280,9 @@ def test_imp_picks_a_card_not_yet_auctioned_and_uses_its_power() -> None:
 
 def test_imp_picked_card_asks_its_own_decisions() -> None:
     """R23: the picked card's power is used by the Imp's winner, with its own prompts."""
-    st = make("imp", pile=["magician", "blue_dragon"], specials=["imp", "fairy"],
-              stones={1: "rrbb"})
+    st = make(
+        "imp", pile=["magician", "blue_dragon"], specials=["imp", "fairy"], stones={1: "rrbb"}
+    )
     st, _ = win(st, 1)
     st, _ = act(st, 1, choose("magician"))
     expect(st, 1, "magician", "option", ["pay", "silver"])
@@ -1232,8 +1297,12 @@ def test_imp_reshuffles_the_remaining_cards() -> None:
     order, learns none either): over seeds, the remaining order is not always kept."""
     changed = 0
     for seed in range(12):
-        st = make("imp", seed=seed, pile=["wizard", "thief", "sorcerer", "magician",
-                                          "blue_dragon", "red_dragon"], specials=["imp", "fairy"])
+        st = make(
+            "imp",
+            seed=seed,
+            pile=["wizard", "thief", "sorcerer", "magician", "blue_dragon", "red_dragon"],
+            specials=["imp", "fairy"],
+        )
         st, _ = win(st, 0)
         rng_before = st.rng
         st, _ = act(st, 0, choose("sorcerer"))
@@ -1280,13 +1349,18 @@ def test_imp_picking_the_necromancer_looks_at_the_imps_auction() -> None:
 
 # -- Goblin -----------------------------------------------------------------------------------
 
+
 def test_goblin_draws_a_random_card_and_uses_its_power() -> None:
     """R23: the same as the Imp, with a card drawn at random (no prompt for the pick); over seeds
     every card comes up."""
     seen = Counter()
     for seed in range(30):
-        st = make("goblin", seed=seed, pile=["red_dragon", "blue_dragon", "yellow_dragon"],
-                  specials=["goblin", "fairy"])
+        st = make(
+            "goblin",
+            seed=seed,
+            pile=["red_dragon", "blue_dragon", "yellow_dragon"],
+            specials=["goblin", "fairy"],
+        )
         st, events = win(st, 0)
         (copy,) = of(events, "copy")
         assert copy["via"] == "goblin"
@@ -1321,6 +1395,7 @@ def test_goblin_as_the_last_card_of_the_turn_does_nothing() -> None:
 
 # -- Ghost ------------------------------------------------------------------------------------
 
+
 def ghost_state(records: list[Record], **kw: Any) -> GameState:
     kw.setdefault("specials", ["ghost", "fairy"])
     return make("ghost", records=[Record("witch", bids={}), *records], **kw)
@@ -1329,9 +1404,11 @@ def ghost_state(records: list[Record], **kw: Any) -> GameState:
 def test_ghost_offers_every_card_auctioned_this_turn_but_itself() -> None:
     """R22: any character already auctioned this turn, the Witch, cursed and unbid ones included,
     not the Ghost itself and not the cards still in the pile."""
-    records = [Record("red_dragon", bids={0: Bid(black_magic=True)}, cursed=True),
-               Record("blue_dragon", bids={0: Bid(), 1: Bid(), 2: Bid()}),
-               Record("thief", bids={1: Bid(2)}, winner=1)]
+    records = [
+        Record("red_dragon", bids={0: Bid(black_magic=True)}, cursed=True),
+        Record("blue_dragon", bids={0: Bid(), 1: Bid(), 2: Bid()}),
+        Record("thief", bids={1: Bid(2)}, winner=1),
+    ]
     st = ghost_state(records, pile=["wizard", "sorcerer"])
     st, _ = win(st, 0)
     p = expect(st, 0, "ghost", "card", ["witch", "red_dragon", "blue_dragon", "thief"], "ghost")
@@ -1361,8 +1438,9 @@ def test_ghost_copies_a_cursed_card() -> None:
 
 def test_ghost_copies_a_card_nobody_bid_for() -> None:
     """R22: an unbid card can be copied."""
-    st = ghost_state([Record("alchemist", bids={0: Bid(), 1: Bid(), 2: Bid()})],
-                     specials=["ghost", "alchemist"])
+    st = ghost_state(
+        [Record("alchemist", bids={0: Bid(), 1: Bid(), 2: Bid()})], specials=["ghost", "alchemist"]
+    )
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("alchemist"))
     assert st.players[0].common_gold == 5
@@ -1384,8 +1462,9 @@ def test_ghost_copied_power_asks_with_the_copied_character() -> None:
 
 def test_ghost_copies_a_special_with_a_choice() -> None:
     """R22: any kind, special ones included (here the Ancient Dragon)."""
-    st = ghost_state([Record("ancient_dragon", bids={2: Bid(1)}, winner=2)],
-                     specials=["ghost", "ancient_dragon"])
+    st = ghost_state(
+        [Record("ancient_dragon", bids={2: Bid(1)}, winner=2)], specials=["ghost", "ancient_dragon"]
+    )
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("ancient_dragon"))
     expect(st, 0, "ancient_dragon", "colour", ["red", "blue", "yellow"])
@@ -1408,8 +1487,9 @@ def test_ghost_copied_thief_robs_the_second_of_the_ghosts_auction() -> None:
 
 def test_ghost_copied_thief_after_a_tiebreak_uses_the_tiebreak() -> None:
     """R22, R15: the Ghost's auction went to a tie-break: its seconds are the tie-break's."""
-    st = ghost_state([Record("thief", bids={0: Bid(1)}, winner=0)], players=4,
-                     stones={1: "r", 2: "b", 3: "y"})
+    st = ghost_state(
+        [Record("thief", bids={0: Bid(1)}, winner=0)], players=4, stones={1: "r", 2: "b", 3: "y"}
+    )
     st, _ = auction(st, {0: bid(2), 1: bid(2), 3: bid(2), 2: bid(1)})
     st, _ = act(st, 0, tiebreak(0))
     st, _ = act(st, 1, tiebreak(1, amulet=False))
@@ -1425,8 +1505,7 @@ def test_ghost_copied_necromancer_gives_up_the_ghost_bid() -> None:
     """R22, R18: a copied Necromancer looks at the Ghost's auction: the Fairy Gold he bid for the
     Ghost goes to the bank for good and he scores 1."""
     necro = Record("necromancer", bids={1: Bid(5)}, winner=1)
-    st = ghost_state([necro], specials=["ghost", "necromancer"],
-                     coins={1: "fg3 sp5"})
+    st = ghost_state([necro], specials=["ghost", "necromancer"], coins={1: "fg3 sp5"})
     st, _ = win(st, 0, fg=2)
     st, _ = act(st, 0, choose("necromancer"))
     p = expect(st, 0, "necromancer", "use", ["use", "decline"], "2")
@@ -1497,6 +1576,7 @@ def test_ghost_copying_the_imp_as_the_last_card_does_nothing() -> None:
 
 
 # -- Doppelganger -----------------------------------------------------------------------------
+
 
 def test_doppelganger_winner_keeps_it_face_up_across_turns() -> None:
     """R24, R6: its winner keeps it face up (public), and a won Doppelganger stays with its holder
@@ -1658,8 +1738,10 @@ def test_doppelganger_third_point_between_the_two_uses_ends_the_game() -> None:
 
 def test_doppelganger_double_ghost_picks_and_uses_two_cards() -> None:
     """R24: a doubled Ghost picks and uses a card twice, each pick its own."""
-    records = [Record("red_dragon", bids={1: Bid(1)}, winner=1),
-               Record("alchemist", bids={1: Bid(1)}, winner=1)]
+    records = [
+        Record("red_dragon", bids={1: Bid(1)}, winner=1),
+        Record("alchemist", bids={1: Bid(1)}, winner=1),
+    ]
     st = ghost_state(records, specials=["ghost", "alchemist"], doppelganger=0)
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("play"))
@@ -1690,8 +1772,12 @@ def test_doppelganger_double_ghost_on_the_necromancer_gives_up_the_bid_once() ->
 
 def test_doppelganger_double_imp_takes_two_cards() -> None:
     """R24: a second Imp takes another card; both count as auctioned."""
-    st = make("imp", pile=["wizard", "red_dragon", "blue_dragon"], specials=["imp", "fairy"],
-              doppelganger=0)
+    st = make(
+        "imp",
+        pile=["wizard", "red_dragon", "blue_dragon"],
+        specials=["imp", "fairy"],
+        doppelganger=0,
+    )
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("play"))
     expect(st, 0, "imp", "card", ["blue_dragon", "red_dragon", "wizard"])
@@ -1718,8 +1804,9 @@ def test_doppelganger_double_imp_with_one_card_left_second_takes_nothing() -> No
 
 def test_doppelganger_double_goblin_draws_two_cards() -> None:
     """R24: a second Goblin draws another card."""
-    st = make("goblin", pile=["red_dragon", "blue_dragon"], specials=["goblin", "fairy"],
-              doppelganger=0)
+    st = make(
+        "goblin", pile=["red_dragon", "blue_dragon"], specials=["goblin", "fairy"], doppelganger=0
+    )
     st, _ = win(st, 0)
     st, events = act(st, 0, choose("play"))
     assert sorted(e["card"] for e in of(events, "copy")) == ["blue_dragon", "red_dragon"]
@@ -1785,8 +1872,13 @@ def test_doppelganger_double_merchant_shops_twice() -> None:
     st, _ = act(st, 0, choose("play"))
     st, _ = act(st, 0, choose("red:common_gold"))
     st, _ = act(st, 0, choose("done"))
-    expect(st, 0, "merchant", "buy", ["red:common_gold", "blue:common_gold",
-                                      "yellow:common_gold", "done"])
+    expect(
+        st,
+        0,
+        "merchant",
+        "buy",
+        ["red:common_gold", "blue:common_gold", "yellow:common_gold", "done"],
+    )
     st, _ = act(st, 0, choose("blue:common_gold"))
     assert stones_of(st, 0) == stones("rb")
     expect(st, 0, "merchant", "buy", ["done"])  # out of coins, yet asked (P11)
@@ -1799,10 +1891,14 @@ def test_every_card_has_a_named_scenario() -> None:
     """The test file names a scenario for every card of the game."""
     names = " ".join(name for name in globals() if name.startswith("test_"))
     for card in CARDS:
-        key = {"red_dragon": "dragon", "blue_dragon": "dragon", "yellow_dragon": "dragon",
-               "dwarf_4": "dwarf", "dwarf_5": "dwarf"}.get(card, card)
+        key = {
+            "red_dragon": "dragon",
+            "blue_dragon": "dragon",
+            "yellow_dragon": "dragon",
+            "dwarf_4": "dwarf",
+            "dwarf_5": "dwarf",
+        }.get(card, card)
         assert f"test_{key}_" in names, card
-
 
 
 # -- Every kind through the Ghost, the Imp and the Goblin: twins of a direct win ---------------
@@ -1833,16 +1929,34 @@ def holdings(st: GameState) -> tuple[Any, ...]:
     """Everything a power can change: every player's score, stones and coins, the bank, the
     Doppelganger's holder."""
     b = st.bank
-    return (tuple((p.score, tuple(p.stones), p.fairy_gold + p.fairy_gold_spent, p.common_gold,
-                   p.silver, p.amulets, p.black_magic) for p in st.players),
-            (b.fairy_gold, b.common_gold, b.silver, b.amulets, tuple(b.stones)), st.doppelganger)
+    return (
+        tuple(
+            (
+                p.score,
+                tuple(p.stones),
+                p.fairy_gold + p.fairy_gold_spent,
+                p.common_gold,
+                p.silver,
+                p.amulets,
+                p.black_magic,
+            )
+            for p in st.players
+        ),
+        (b.fairy_gold, b.common_gold, b.silver, b.amulets, tuple(b.stones)),
+        st.doppelganger,
+    )
 
 
 def direct(card: str, pile: list[str]) -> GameState:
     """Seat 0 wins `card` itself and resolves it (first option every time)."""
     specials = None if not CARDS[card].special else [card, "gnome" if card == "fairy" else "fairy"]
-    st = make(card, pile=pile, specials=specials, stones=twin_stones(card),
-              records=[] if card == "witch" else None)
+    st = make(
+        card,
+        pile=pile,
+        specials=specials,
+        stones=twin_stones(card),
+        records=[] if card == "witch" else None,
+    )
     st, _ = auction(st, TWIN_BIDS)
     return resolve(st, 0)
 
@@ -1855,8 +1969,9 @@ def test_ghost_copies_every_kind_as_if_won_in_the_ghosts_auction(card: str) -> N
     records = [Record("witch", bids={})]
     if card != "witch":
         records.append(Record(card, bids={1: Bid(1)}, winner=1))
-    st = make("ghost", pile=["wizard"], specials=specials, stones=twin_stones(card),
-              records=records)
+    st = make(
+        "ghost", pile=["wizard"], specials=specials, stones=twin_stones(card), records=records
+    )
     st, events = auction(st, TWIN_BIDS)
     if card == "witch":  # the only card auctioned before: copied at once (R14)
         assert auto(events, "card")[0]["option"] == "witch"
@@ -1898,6 +2013,7 @@ def test_goblin_uses_every_kind_as_if_won(card: str) -> None:
 
 # -- More interplay ---------------------------------------------------------------------------
 
+
 def test_imp_picking_the_doppelganger_gives_it_to_the_imps_winner() -> None:
     """R23, R24, R6: the Doppelganger taken through the Imp is kept by the Imp's winner and stays
     with him at the end of the turn."""
@@ -1910,9 +2026,11 @@ def test_imp_picking_the_doppelganger_gives_it_to_the_imps_winner() -> None:
 
 def test_goblin_drawing_the_imp_lets_the_goblins_winner_pick() -> None:
     """R23: a Goblin that draws the Imp: the Imp's pick is the Goblin winner's choice."""
+
     def goblin(seed: int) -> GameState:
-        return make("goblin", seed=seed, pile=["imp", "red_dragon", "wizard"],
-                    specials=["goblin", "imp"])
+        return make(
+            "goblin", seed=seed, pile=["imp", "red_dragon", "wizard"], specials=["goblin", "imp"]
+        )
 
     seed = seed_where(lambda s: of(win(goblin(s), 2)[1], "copy")[0]["card"] == "imp")
     st, _ = win(goblin(seed), 2)
@@ -1939,8 +2057,10 @@ def test_doppelganger_played_on_the_ghost_is_copied_back_by_that_ghost() -> None
     """R22, R24: the holder plays the Doppelganger on the Ghost; it lies in the used specials,
     held by nobody, so the first Ghost use copying it gives it back to him; the second use then
     copies another card, and he holds the card into the next turn."""
-    records = [Record("doppelganger", bids={0: Bid(1)}, winner=0),
-               Record("red_dragon", bids={1: Bid(1)}, winner=1)]
+    records = [
+        Record("doppelganger", bids={0: Bid(1)}, winner=0),
+        Record("red_dragon", bids={1: Bid(1)}, winner=1),
+    ]
     st = ghost_state(records, specials=["ghost", "doppelganger"], doppelganger=0, pile=[])
     st, _ = win(st, 0)
     st, _ = act(st, 0, choose("play"))
@@ -1972,8 +2092,9 @@ def test_doppelganger_double_ghost_necromancer_declined_then_asked_again() -> No
 
 def test_doppelganger_not_offered_on_a_cursed_ghost_so_no_copy_either() -> None:
     """R10, R24: a cursed Ghost: no power, no Doppelganger offer, no copy."""
-    st = ghost_state([Record("red_dragon", bids={1: Bid(1)}, winner=1)], doppelganger=0,
-                     coins={2: "bm1"})
+    st = ghost_state(
+        [Record("red_dragon", bids={1: Bid(1)}, winner=1)], doppelganger=0, coins={2: "bm1"}
+    )
     st, events = auction(st, {0: bid(2), 2: bid(black_magic=True)})
     assert of(events, "cursed") and not of(events, "copy")
     bidding(st, "wizard")
@@ -1983,6 +2104,7 @@ def test_doppelganger_not_offered_on_a_cursed_ghost_so_no_copy_either() -> None:
 def test_rainbow_dragon_may_draw_on_when_only_the_named_colour_is_left() -> None:
     """R19, P5 (engine's choice): stopping is always allowed, and so is drawing, even when the bag
     holds only the named colour (a certain failure)."""
+
     def safe(seed: int) -> bool:
         st = rainbow(seed, stones={1: "b12", 2: "y11"})
         st, _ = act(st, 0, choose("yellow"))
@@ -2006,6 +2128,7 @@ def test_rainbow_dragon_may_draw_on_when_only_the_named_colour_is_left() -> None
 
 
 # -- Choices the rules forbid are refused, and change nothing ----------------------------------
+
 
 def refused(st: GameState, seat: int, option_id: str, code: str = "unknown_option") -> None:
     """Contract: an illegal action raises IllegalAction with a stable code; nothing changes."""

@@ -21,8 +21,12 @@ def test_every_copy_carries_every_field() -> None:
     owner = object()
     cases: list[tuple[type, Any, set[str], dict[str, Any]]] = [
         # (class, copy function, fields copied rather than shared, fields set by the copy)
-        (s.Player, lambda p: s._copy_player(p, owner), {"stones"},
-         {"owner": owner, "bid_max": None}),
+        (
+            s.Player,
+            lambda p: s._copy_player(p, owner),
+            {"stones"},
+            {"owner": owner, "bid_max": None},
+        ),
         (s.Bank, s._copy_bank, {"stones"}, {}),
         (s.Record, lambda r: s._copy_record(r, owner), set(), {"owner": owner}),
         (s.Task, s._copy_task, {"drawn"}, {}),

@@ -34,21 +34,41 @@ def odd_bids(st: GameState, rng: random.Random) -> list[tuple[Any, Any]]:
     """(seat, action) pairs around a bid: legal ones and every kind of malformed or illegal one."""
     seat = rng.randrange(len(st.players))
     p = st.players[seat]
-    good = {"type": "bid", "fairy_gold": rng.randint(0, p.fairy_gold),
-            "common_gold": rng.randint(0, p.common_gold), "amulet": p.amulets > 0,
-            "black_magic": False}
+    good = {
+        "type": "bid",
+        "fairy_gold": rng.randint(0, p.fairy_gold),
+        "common_gold": rng.randint(0, p.common_gold),
+        "amulet": p.amulets > 0,
+        "black_magic": False,
+    }
     out: list[tuple[Any, Any]] = [(seat, dict(good))]
-    for key, value in [("fairy_gold", True), ("fairy_gold", -1), ("fairy_gold", 1.0),
-                       ("common_gold", False), ("common_gold", p.common_gold + 1),
-                       ("fairy_gold", p.fairy_gold + 1), ("amulet", 1), ("amulet", True),
-                       ("black_magic", True), ("black_magic", 0), ("type", "tiebreak"),
-                       ("type", "choose"), ("fairy_gold", 2**70)]:
+    for key, value in [
+        ("fairy_gold", True),
+        ("fairy_gold", -1),
+        ("fairy_gold", 1.0),
+        ("common_gold", False),
+        ("common_gold", p.common_gold + 1),
+        ("fairy_gold", p.fairy_gold + 1),
+        ("amulet", 1),
+        ("amulet", True),
+        ("black_magic", True),
+        ("black_magic", 0),
+        ("type", "tiebreak"),
+        ("type", "choose"),
+        ("fairy_gold", 2**70),
+    ]:
         out.append((seat, {**good, key: value}))
     out.append((seat, {k: v for k, v in good.items() if k != "amulet"}))
     out.append((seat, {**good, "silver": 0}))
     out.append((seat, {k: v for k, v in good.items() if k != "type"} | {"kind": "bid"}))
-    out += [(len(st.players), dict(good)), (-1, dict(good)), (True, dict(good)),
-            (float(seat), dict(good)), (seat, [good]), (seat, None)]
+    out += [
+        (len(st.players), dict(good)),
+        (-1, dict(good)),
+        (True, dict(good)),
+        (float(seat), dict(good)),
+        (seat, [good]),
+        (seat, None),
+    ]
     return out
 
 
@@ -64,10 +84,12 @@ def test_apply_and_prompts_agree_with_the_general_code(players: int) -> None:
             assert engine.prompts(st, None) == [_public_prompt(st, s, k) for s, k in open_seats]
             if st.phase == "bid":
                 for seat, action in odd_bids(st, rng):
-                    assert outcome(engine.apply, st, seat, action) == \
-                        outcome(_apply, st, seat, action), (seat, action)
+                    assert outcome(engine.apply, st, seat, action) == outcome(
+                        _apply, st, seat, action
+                    ), (seat, action)
                     checked += 1
             prompt = rng.choice(engine.prompts(st))
-            st, _ = engine.apply(st, prompt["seat"],
-                                 random_legal_action(st, prompt["seat"], prompt, rng))
+            st, _ = engine.apply(
+                st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
+            )
     assert checked > 1000

@@ -29,8 +29,7 @@ def twin(st: GameState, seat: int, rng: random.Random) -> GameState:
                 setattr(giver, coin, getattr(giver, coin) - 1)
                 setattr(tw.players[b], coin, getattr(tw.players[b], coin) + 1)
     tw.sealed = {s: (b if s == seat else Bid(0, 0)) for s, b in tw.sealed.items()}
-    tw.sealed_tiebreak = {s: (b if s == seat else TieBid(0))
-                          for s, b in tw.sealed_tiebreak.items()}
+    tw.sealed_tiebreak = {s: (b if s == seat else TieBid(0)) for s, b in tw.sealed_tiebreak.items()}
     tw.pile = tw.pile[::-1]
     tw.special_deck = tw.special_deck[::-1]
     tw.rng ^= 0x5DEECE66D
@@ -60,8 +59,7 @@ def test_twin_worlds_the_seat_cannot_tell_apart_get_the_same_decision() -> None:
         assert engine.view(tw, seat) == engine.view(st, seat)  # a true twin, for that seat
         prompt = own_prompt(st, seat)
         assert prompt is not None and own_prompt(tw, seat) == prompt
-        decisions = [HardBot(case, playouts=60).act(engine.view(s, seat), prompt)
-                     for s in (st, tw)]
+        decisions = [HardBot(case, playouts=60).act(engine.view(s, seat), prompt) for s in (st, tw)]
         assert decisions[0] == decisions[1], (case, st.phase, decisions)
         checked[st.phase] += 1
     assert min(checked.values()) >= 4, checked
@@ -71,16 +69,19 @@ def test_the_twins_really_differ_where_the_seat_cannot_see() -> None:
     """The check above can fail: the twin changes the others' coins and the pile."""
     st = game_state(4, 3, 40, 0.0)
     tw = twin(st, 0, random.Random(1))
-    assert [p.fairy_gold for p in st.players[1:]] != [p.fairy_gold for p in tw.players[1:]] \
-        or [p.silver for p in st.players[1:]] != [p.silver for p in tw.players[1:]]
+    assert [p.fairy_gold for p in st.players[1:]] != [p.fairy_gold for p in tw.players[1:]] or [
+        p.silver for p in st.players[1:]
+    ] != [p.silver for p in tw.players[1:]]
     assert engine.view(tw, 1) != engine.view(st, 1)
 
 
 def test_it_plays_whole_games_with_legal_actions_and_its_budget() -> None:
     for players in (3, 6):
         st = engine.new_game(players, 17)
-        bots = [HardBot(s, playouts=30) if s == 0 else engine.bots.make_bot("heuristic", s)
-                for s in range(players)]
+        bots = [
+            HardBot(s, playouts=30) if s == 0 else engine.bots.make_bot("heuristic", s)
+            for s in range(players)
+        ]
         while st.winner is None:
             for prompt in engine.prompts(st):
                 seat = prompt["seat"]
@@ -91,8 +92,9 @@ def test_it_plays_whole_games_with_legal_actions_and_its_budget() -> None:
                     assert isinstance(hard, HardBot)
                     # Whole worlds only: at most the count, bar the first world when it has
                     # more candidates than the count.
-                    assert hard.last_playouts <= max(30, len(hard.candidates(
-                        engine.view(st, 0), prompt)))
+                    assert hard.last_playouts <= max(
+                        30, len(hard.candidates(engine.view(st, 0), prompt))
+                    )
                 st, _ = engine.apply(st, seat, action)
 
 
@@ -113,8 +115,10 @@ def test_sealed_bids_are_mixed_not_a_function_of_the_public_situation() -> None:
     st = game_state(4, 8, 0, 0.0)
     prompt = own_prompt(st, 1)
     assert prompt is not None and prompt["kind"] == "bid"
-    bids = {tuple(sorted(HardBot(seed, playouts=200).act(engine.view(st, 1), prompt).items()))
-            for seed in range(12)}
+    bids = {
+        tuple(sorted(HardBot(seed, playouts=200).act(engine.view(st, 1), prompt).items()))
+        for seed in range(12)
+    }
     assert len(bids) > 1
 
 

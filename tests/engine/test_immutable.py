@@ -39,10 +39,15 @@ def fingerprint(value: Any) -> str:
     slots = getattr(type(value), "__slots__", None)
     if slots and not isinstance(value, tuple):
         # Fields outside the game (compare=False: the copy-on-write token, caches) left out.
-        fields = [name for name, f in type(value).__dataclass_fields__.items()  # type: ignore[attr-defined]
-                  if f.compare]
-        return "%s(%s)" % (type(value).__name__,
-                           ",".join(f"{f}={fingerprint(getattr(value, f))}" for f in fields))
+        fields = [
+            name
+            for name, f in type(value).__dataclass_fields__.items()  # type: ignore[attr-defined]
+            if f.compare
+        ]
+        return "%s(%s)" % (
+            type(value).__name__,
+            ",".join(f"{f}={fingerprint(getattr(value, f))}" for f in fields),
+        )
     if isinstance(value, dict):
         return "{%s}" % ",".join(f"{k!r}:{fingerprint(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
@@ -149,8 +154,12 @@ def playout(players: int, seed: int, rng: random.Random, max_actions: int = 3000
 
 
 # No shrinking: each example is a whole game, and the failure message names the call.
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(players=hs.integers(3, 6), seed=hs.integers(0, 2**64), rest=hs.integers(0, 2**32))
 def test_no_engine_call_changes_a_state(players: int, seed: int, rest: int) -> None:
     playout(players, seed, random.Random(rest))
@@ -161,10 +170,12 @@ def test_the_fingerprint_sees_a_change_anywhere() -> None:
     st = engine.new_game(4, 3)
     st, _ = engine.apply(st, 0, engine.timeout_action(st, 0))
     mark = fingerprint(st)
-    for change in (lambda s: s.players[2].stones.__setitem__(1, 99),
-                   lambda s: s.sealed.clear(),
-                   lambda s: s.pile.reverse(),
-                   lambda s: setattr(s.bank, "silver", 0)):
+    for change in (
+        lambda s: s.players[2].stones.__setitem__(1, 99),
+        lambda s: s.sealed.clear(),
+        lambda s: s.pile.reverse(),
+        lambda s: setattr(s.bank, "silver", 0),
+    ):
         copy = st.clone()
         change(copy)
         assert fingerprint(copy) != mark

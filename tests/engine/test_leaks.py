@@ -26,8 +26,12 @@ from tests.engine.builder import bid, bot_playout, random_legal_action
 from tests.engine.builder import tiebreak as tiebreak_action
 
 # Large seeds, so that "the seed's digits appear in a view" cannot happen by chance.
-SEEDS = {3: 918_273_645_501_234_567, 4: 123_456_789_012_345_678_9, 5: 555_444_333_222_111_000_7,
-         6: 271_828_182_845_904_523_5}
+SEEDS = {
+    3: 918_273_645_501_234_567,
+    4: 123_456_789_012_345_678_9,
+    5: 555_444_333_222_111_000_7,
+    6: 271_828_182_845_904_523_5,
+}
 MIXES = (["heuristic", "random"], ["random"], ["heuristic"])
 Events = list[dict[str, object]]
 
@@ -55,14 +59,16 @@ def viewers(st: GameState, but: int) -> list[int | None]:
     return [None, *(s for s in range(len(st.players)) if s != but)]
 
 
-def others_see_the_same(a: GameState, b: GameState, secret_holder: int,
-                        events: tuple[Events, Events] | None = None) -> None:
+def others_see_the_same(
+    a: GameState, b: GameState, secret_holder: int, events: tuple[Events, Events] | None = None
+) -> None:
     """Everyone but `secret_holder` sees the same in `a` and in `b`."""
     for seat in viewers(a, secret_holder):
         assert engine.view(a, seat) == engine.view(b, seat), f"seat {seat} tells the twins apart"
         if events is not None:
-            assert (engine.visible_events(events[0], seat)
-                    == engine.visible_events(events[1], seat)), f"seat {seat}'s events differ"
+            assert engine.visible_events(events[0], seat) == engine.visible_events(
+                events[1], seat
+            ), f"seat {seat}'s events differ"
     prompts_a = [p for p in engine.prompts(a) if p["seat"] != secret_holder]
     prompts_b = [p for p in engine.prompts(b) if p["seat"] != secret_holder]
     assert prompts_a == prompts_b, "another seat's prompt tells the twins apart"
@@ -71,8 +77,9 @@ def others_see_the_same(a: GameState, b: GameState, secret_holder: int,
             assert engine.legal_actions(a, seat) == engine.legal_actions(b, seat)
 
 
-def two_bids(st: GameState, seat: int, rng: random.Random) -> list[tuple[dict[str, Any],
-                                                                            dict[str, Any]]]:
+def two_bids(
+    st: GameState, seat: int, rng: random.Random
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Pairs of different legal bids for `seat`: nothing against everything, and two at random."""
     p = st.players[seat]
     everything = bid(p.fairy_gold, p.common_gold, p.amulets > 0, p.black_magic > 0)
@@ -215,7 +222,12 @@ def test_the_brigands_strike_shows_no_amount_to_the_others() -> None:
                 if event["type"] == "brigand":
                     assert "private_to" not in event
                     assert set(event) == {"type", "template", "text", "seat", "victim"}
-                    assert not any(ch.isdigit() for ch in str(event["text"]).replace(
-                        f"Player {event['seat'] + 1}", "").replace(  # type: ignore[operator]
-                        f"Player {event['victim'] + 1}", ""))  # type: ignore[operator]
+                    assert not any(
+                        ch.isdigit()
+                        for ch in str(event["text"])
+                        .replace(f"Player {event['seat'] + 1}", "")
+                        .replace(  # type: ignore[operator]
+                            f"Player {event['victim'] + 1}", ""
+                        )
+                    )  # type: ignore[operator]
     assert hauls > 0

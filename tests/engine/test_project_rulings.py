@@ -54,13 +54,11 @@ def test_p3_ghost_may_copy_a_card_taken_by_the_imp_and_the_imp_itself() -> None:
 
 
 def test_p5_rainbow_dragon_stops_when_the_bag_runs_out() -> None:
-    st = build(3, card="rainbow_dragon", bank_stones="b1",
-               stones={0: "r12 b5", 1: "b6 y12"})
+    st = build(3, card="rainbow_dragon", bank_stones="b1", stones={0: "r12 b5", 1: "b6 y12"})
     st, _ = auction(st, {2: bid(1)})
     # Only blue is in the bag, so the named colour is blue and the first draw fails.
     assert st.phase == "bid" and stones_of(st, 2) == {"red": 0, "blue": 0, "yellow": 0}
-    st = build(3, card="rainbow_dragon", bank_stones="b1 r1",
-               stones={0: "r11 b5", 1: "b6 y12"})
+    st = build(3, card="rainbow_dragon", bank_stones="b1 r1", stones={0: "r11 b5", 1: "b6 y12"})
     st, _ = auction(st, {2: bid(1)})
     st, _ = act(st, 2, choose("red"))
     if stones_of(st, 2)["blue"] == 1:  # drew the blue: the bag holds only red, which he named
@@ -87,8 +85,9 @@ def test_p6_necromancer_won_with_common_gold_scores_for_nothing() -> None:
 
 
 def test_p7_doppelganger_played_on_the_witch_gives_two_black_magic_coins() -> None:
-    st = build(3, card="witch", doppelganger=0, pile=["red_dragon"],
-               specials=["doppelganger", "fairy"])
+    st = build(
+        3, card="witch", doppelganger=0, pile=["red_dragon"], specials=["doppelganger", "fairy"]
+    )
     st, _ = auction(st, {0: bid(1)})
     assert options(st) == ["play", "keep"]
     st, _ = act(st, 0, choose("play"))

@@ -28,12 +28,21 @@ from engine.state import GameState
 from tests.engine.builder import bid, bot_playout, choose, random_legal_action, state_problems
 from tests.engine.builder import tiebreak as tiebreak_action
 
-CODES = {"malformed", "unknown_seat", "game_over", "wrong_phase", "not_your_turn",
-         "already_submitted", "unaffordable", "unknown_option"}
+CODES = {
+    "malformed",
+    "unknown_seat",
+    "game_over",
+    "wrong_phase",
+    "not_your_turn",
+    "already_submitted",
+    "unaffordable",
+    "unknown_option",
+}
 Action = dict[str, Any]
 
 
 # -- the checks ---------------------------------------------------------------------------------
+
 
 def expect_refused(st: GameState, seat: Any, action: Any, code: str) -> None:
     """`apply` refuses the action with `code`. (The caller checks that the state is unchanged.)"""
@@ -55,15 +64,21 @@ def expected_legal(st: GameState, seat: int) -> set[tuple[Any, ...]]:
     if st.phase == "bid":
         if seat in st.sealed:
             return set()
-        return {("bid", f, c, a, b) for f in range(p.fairy_gold + 1)
-                for c in range(p.common_gold + 1)
-                for a in ((False, True) if p.amulets else (False,))
-                for b in ((False, True) if p.black_magic else (False,))}
+        return {
+            ("bid", f, c, a, b)
+            for f in range(p.fairy_gold + 1)
+            for c in range(p.common_gold + 1)
+            for a in ((False, True) if p.amulets else (False,))
+            for b in ((False, True) if p.black_magic else (False,))
+        }
     if st.phase == "tiebreak":
         if seat not in st.tied or seat in st.sealed_tiebreak:
             return set()
-        return {("tiebreak", s, a) for s in range(p.silver + 1)
-                for a in ((False, True) if p.amulets else (False,))}
+        return {
+            ("tiebreak", s, a)
+            for s in range(p.silver + 1)
+            for a in ((False, True) if p.amulets else (False,))
+        }
     assert st.question is not None
     if seat != st.question.seat:
         return set()
@@ -72,8 +87,13 @@ def expected_legal(st: GameState, seat: int) -> set[tuple[Any, ...]]:
 
 def as_tuple(action: Action) -> tuple[Any, ...]:
     if action["type"] == "bid":
-        return ("bid", action["fairy_gold"], action["common_gold"], action["amulet"],
-                action["black_magic"])
+        return (
+            "bid",
+            action["fairy_gold"],
+            action["common_gold"],
+            action["amulet"],
+            action["black_magic"],
+        )
     if action["type"] == "tiebreak":
         return ("tiebreak", action["silver"], action["amulet"])
     return ("choose", action["option"])
@@ -106,25 +126,47 @@ def check_illegal_actions(st: GameState, rng: random.Random) -> None:
     expect_refused(st, -1, choose("x"), "unknown_seat")
     expect_refused(st, True, bid(), "unknown_seat")
     seat = rng.randrange(n)
-    shapes: list[Any] = [{"type": "pass"}, {"type": "bid"}, {**bid(), "silver": 1},
-                         {"type": "choose"}, {"option": "x"}, "bid", None, [], 3]
+    shapes: list[Any] = [
+        {"type": "pass"},
+        {"type": "bid"},
+        {**bid(), "silver": 1},
+        {"type": "choose"},
+        {"option": "x"},
+        "bid",
+        None,
+        [],
+        3,
+    ]
     for action in shapes:
         expect_refused(st, seat, action, "malformed")
     # Values of the wrong kind: checked once the action's kind is the one asked now.
-    values = {"bid": [bid(fg=-1), {**bid(), "common_gold": "1"}, {**bid(), "fairy_gold": 1.0},
-                      {**bid(), "amulet": 1}, {**bid(), "black_magic": None}],
-              "tiebreak": [tiebreak_action(silver=True), tiebreak_action(silver=-2),
-                           {**tiebreak_action(), "amulet": "yes"}],
-              "choose": [choose(3), choose(None), {"type": "choose", "option": ["a"]}],
-              "over": []}[st.phase]
+    values = {
+        "bid": [
+            bid(fg=-1),
+            {**bid(), "common_gold": "1"},
+            {**bid(), "fairy_gold": 1.0},
+            {**bid(), "amulet": 1},
+            {**bid(), "black_magic": None},
+        ],
+        "tiebreak": [
+            tiebreak_action(silver=True),
+            tiebreak_action(silver=-2),
+            {**tiebreak_action(), "amulet": "yes"},
+        ],
+        "choose": [choose(3), choose(None), {"type": "choose", "option": ["a"]}],
+        "over": [],
+    }[st.phase]
     for action in values:
         expect_refused(st, seat, action, "malformed")
     if st.winner is not None:
         for action in (bid(), tiebreak_action(), choose("done")):
             expect_refused(st, seat, action, "game_over")
         return
-    others = {"bid": (tiebreak_action(), choose("x")), "tiebreak": (bid(), choose("x")),
-              "choose": (bid(), tiebreak_action())}[st.phase]
+    others = {
+        "bid": (tiebreak_action(), choose("x")),
+        "tiebreak": (bid(), choose("x")),
+        "choose": (bid(), tiebreak_action()),
+    }[st.phase]
     for action in others:
         expect_refused(st, seat, action, "wrong_phase")
     if st.phase == "bid":
@@ -175,8 +217,10 @@ def check_contract_shapes(st: GameState) -> None:
             # to tell the table what the screen lacks (P11).
             assert len(set(ids)) == len(ids), ids
             assert len(ids) >= 2 or (prompt["character"] == "merchant" and ids == ["done"]), ids
-            assert all(isinstance(o["id"], str) and isinstance(o["label"], str) and o["label"]
-                       for o in prompt["options"])
+            assert all(
+                isinstance(o["id"], str) and isinstance(o["label"], str) and o["label"]
+                for o in prompt["options"]
+            )
     public = engine.view(st, None)
     assert public["me"] is None and public["turn"] == st.turn and public["winner"] == st.winner
     assert [p["seat"] for p in public["players"]] == list(range(len(st.players)))
@@ -185,22 +229,36 @@ def check_contract_shapes(st: GameState) -> None:
         assert list(shown["stones"].values()) == p.stones
         assert shown["has_doppelganger"] == (st.doppelganger == p.seat)
     bank = st.bank
-    assert public["bank"] == {"fairy_gold": bank.fairy_gold, "common_gold": bank.common_gold,
-                              "silver": bank.silver, "amulets": bank.amulets,
-                              "stones": dict(zip(("red", "blue", "yellow"), bank.stones,
-                                                 strict=True))}
-    assert public["bag"] == (None if st.bag is None else dict(zip(("red", "blue", "yellow"),
-                                                                  st.bag, strict=True)))
+    assert public["bank"] == {
+        "fairy_gold": bank.fairy_gold,
+        "common_gold": bank.common_gold,
+        "silver": bank.silver,
+        "amulets": bank.amulets,
+        "stones": dict(zip(("red", "blue", "yellow"), bank.stones, strict=True)),
+    }
+    assert public["bag"] == (
+        None if st.bag is None else dict(zip(("red", "blue", "yellow"), st.bag, strict=True))
+    )
     seat = st.turn % len(st.players)
     me = engine.view(st, seat)["me"]
     p = st.players[seat]
     assert me["seat"] == seat and me["coins"] == {
-        "fairy_gold": p.fairy_gold, "common_gold": p.common_gold, "silver": p.silver,
-        "amulets": p.amulets, "black_magic": p.black_magic}
+        "fairy_gold": p.fairy_gold,
+        "common_gold": p.common_gold,
+        "silver": p.silver,
+        "amulets": p.amulets,
+        "black_magic": p.black_magic,
+    }
 
 
-def check_step(before: GameState, before_dump: str, seat: int, action: Action,
-               after: GameState, events: list[dict[str, object]]) -> str:
+def check_step(
+    before: GameState,
+    before_dump: str,
+    seat: int,
+    action: Action,
+    after: GameState,
+    events: list[dict[str, object]],
+) -> str:
     """What must hold for one accepted action; returns `dumps(after)`."""
     problems = state_problems(after)
     assert not problems, f"after seat {seat} sent {action}: {problems}"
@@ -268,10 +326,15 @@ class GameChecker:
 PREFIX = 80  # hypothesis draws this many actions (it shrinks a failure to the fewest)
 
 
-@settings(max_examples=20, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(players=hs.integers(3, 6), seed=hs.integers(0, 2**64), data=hs.data())
-def test_hypothesis_games_keep_every_invariant(players: int, seed: int, data: hs.DataObject) -> None:
+def test_hypothesis_games_keep_every_invariant(
+    players: int, seed: int, data: hs.DataObject
+) -> None:
     rng = random.Random(data.draw(hs.integers(0, 2**32), label="rest of the game"))
     game = GameChecker(players, seed, rng)
     while game.state.winner is None:
@@ -291,26 +354,37 @@ def test_hypothesis_games_keep_every_invariant(players: int, seed: int, data: hs
 # -- any value at all as an action or a seat: refused with IllegalAction, or legal -------------
 
 json_values = hs.recursive(
-    hs.none() | hs.booleans() | hs.integers(-3, 100) | hs.floats(allow_nan=False) | hs.text(max_size=8),
-    lambda inner: hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=12), inner, max_size=3),
-    max_leaves=6)
+    hs.none()
+    | hs.booleans()
+    | hs.integers(-3, 100)
+    | hs.floats(allow_nan=False)
+    | hs.text(max_size=8),
+    lambda inner: (
+        hs.lists(inner, max_size=3) | hs.dictionaries(hs.text(max_size=12), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=hs.integers(3, 6), seed=hs.integers(0, 2**32), steps=hs.integers(0, 250),
-       data=hs.data())
-def test_any_action_is_either_legal_or_refused(players: int, seed: int, steps: int,
-                                               data: hs.DataObject) -> None:
+@given(
+    players=hs.integers(3, 6), seed=hs.integers(0, 2**32), steps=hs.integers(0, 250), data=hs.data()
+)
+def test_any_action_is_either_legal_or_refused(
+    players: int, seed: int, steps: int, data: hs.DataObject
+) -> None:
     rng = random.Random(seed)
     st = engine.new_game(players, seed)
     for _ in range(steps):
         if st.winner is not None:
             break
         prompt = rng.choice(engine.prompts(st))
-        st, _ = engine.apply(st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng))
+        st, _ = engine.apply(
+            st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
+        )
     seat = data.draw(hs.integers(0, players - 1) | json_values, label="seat")
     prompts = engine.prompts(st)
-    base: Action = (engine.legal_actions(st, prompts[0]["seat"])[0] if prompts else bid())
+    base: Action = engine.legal_actions(st, prompts[0]["seat"])[0] if prompts else bid()
     how = data.draw(hs.sampled_from(["any", "field", "drop", "add", "type"]), label="how")
     action: Any
     if how == "any":
@@ -324,8 +398,12 @@ def test_any_action_is_either_legal_or_refused(players: int, seed: int, steps: i
     elif how == "add":
         action = {**base, data.draw(hs.text(max_size=12), label="key"): 1}
     else:
-        action = {**base, "type": data.draw(hs.sampled_from(["bid", "tiebreak", "choose"])
-                                            | json_values, label="type")}
+        action = {
+            **base,
+            "type": data.draw(
+                hs.sampled_from(["bid", "tiebreak", "choose"]) | json_values, label="type"
+            ),
+        }
     before = engine.dumps(st)
     try:
         engine.apply(st, seat, action)
@@ -341,8 +419,12 @@ def test_any_action_is_either_legal_or_refused(players: int, seed: int, steps: i
 # -- long seeded playouts by the bots, at every table size --------------------------------------
 
 MIXES = {"random": ["random"], "heuristic": ["heuristic"], "mixed": ["heuristic", "random"]}
-PLAYOUTS = [(players, mix, seed) for players in (3, 4, 5, 6) for mix in MIXES
-            for seed in (11 * players + 1, 7919 * players + 3)]
+PLAYOUTS = [
+    (players, mix, seed)
+    for players in (3, 4, 5, 6)
+    for mix in MIXES
+    for seed in (11 * players + 1, 7919 * players + 3)
+]
 SEEN: Counter[str] = Counter()  # event types seen in the playouts, for the coverage check
 
 
@@ -359,10 +441,26 @@ def test_bot_playout_keeps_every_invariant(players: int, mix: str, seed: int) ->
 
 def test_playouts_reach_the_rare_rules() -> None:
     """The playouts above are only worth something if they reach the rare rules."""
-    wanted = {"tiebreak_revealed", "cursed", "no_winner", "steal", "brigand_haul", "troll",
-              "buy", "copy", "doppelganger_taken", "doppelganger_played", "rainbow_draw",
-              "rainbow_end", "necromancer", "special_deck_reshuffled", "auto_choice",
-              "pay_stones", "game_over", "turn_ended"}
+    wanted = {
+        "tiebreak_revealed",
+        "cursed",
+        "no_winner",
+        "steal",
+        "brigand_haul",
+        "troll",
+        "buy",
+        "copy",
+        "doppelganger_taken",
+        "doppelganger_played",
+        "rainbow_draw",
+        "rainbow_end",
+        "necromancer",
+        "special_deck_reshuffled",
+        "auto_choice",
+        "pay_stones",
+        "game_over",
+        "turn_ended",
+    }
     if not wanted <= set(SEEN):
         # Run alone, or on a worker (pytest-xdist) that ran only some of the playouts: play them
         # all here (they are seeded, so these are the same games).
@@ -372,16 +470,38 @@ def test_playouts_reach_the_rare_rules() -> None:
     assert wanted <= set(SEEN), f"never seen: {sorted(wanted - set(SEEN))}"
 
 
-@pytest.mark.parametrize("text", ["", "not json", "[]", "null", "1", '"state"', "{}",
-                                  '{"format": 1}', '{"format": 99}', '{"format": 1, "players": []}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "not json",
+        "[]",
+        "null",
+        "1",
+        '"state"',
+        "{}",
+        '{"format": 1}',
+        '{"format": 99}',
+        '{"format": 1, "players": []}',
+    ],
+)
 def test_loads_refuses_what_is_not_a_state(text: str) -> None:
     with pytest.raises(engine.IllegalAction) as info:
         engine.loads(text)
     assert info.value.code == "malformed"
 
 
-@pytest.mark.parametrize(("key", "value"), [("bank", [1]), ("players", [[0]]), ("tasks", [[1]]),
-                                            ("seed", "abc"), ("records", [{}]), ("sealed", 3)])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("bank", [1]),
+        ("players", [[0]]),
+        ("tasks", [[1]]),
+        ("seed", "abc"),
+        ("records", [{}]),
+        ("sealed", 3),
+    ],
+)
 def test_loads_refuses_a_damaged_state(key: str, value: object) -> None:
     data = json.loads(engine.dumps(engine.new_game(3, 1)))
     data[key] = value
@@ -414,7 +534,13 @@ def test_the_same_seed_gives_the_same_game_in_every_process() -> None:
     digests = set()
     for hash_seed in ("0", "1", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run([sys.executable, "-c", GAME_SCRIPT, root], capture_output=True,
-                              text=True, env=env, timeout=120, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", GAME_SCRIPT, root],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=True,
+        )
         digests.add(done.stdout.strip())
     assert len(digests) == 1, digests

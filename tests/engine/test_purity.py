@@ -21,8 +21,23 @@ BOTS = "bots.py"  # a bot owns a random.Random of its own, and uses nothing else
 SEEDED = {BOTS, "hard.py", "sample.py"}
 # Rules modules may not even import these: the game's randomness lives in the state (rng.py),
 # and the rules never read a clock, the environment or the outside world.
-NONDETERMINISTIC = {"random", "secrets", "time", "datetime", "os", "uuid", "socket", "threading",
-                    "asyncio", "subprocess", "io", "pathlib", "urllib", "http", "sqlite3"}
+NONDETERMINISTIC = {
+    "random",
+    "secrets",
+    "time",
+    "datetime",
+    "os",
+    "uuid",
+    "socket",
+    "threading",
+    "asyncio",
+    "subprocess",
+    "io",
+    "pathlib",
+    "urllib",
+    "http",
+    "sqlite3",
+}
 # hash() of a str and id() change from run to run; the others are I/O or dynamic code.
 IMPURE_CALLS = {"open", "print", "input", "hash", "id", "exec", "eval", "__import__"}
 
@@ -40,8 +55,11 @@ def imports(tree: ast.AST) -> list[tuple[int, str, int, bool]]:
 
 def foreign_imports(source: str) -> list[str]:
     """Imports that are neither relative, nor of `engine`, nor of the standard library."""
-    return [f"{line}: import {module}" for line, module, level, _ in imports(ast.parse(source))
-            if level == 0 and module.split(".")[0] not in (*sys.stdlib_module_names, "engine")]
+    return [
+        f"{line}: import {module}"
+        for line, module, level, _ in imports(ast.parse(source))
+        if level == 0 and module.split(".")[0] not in (*sys.stdlib_module_names, "engine")
+    ]
 
 
 def impurities(source: str, *, allow_random: bool = False) -> list[str]:
@@ -56,11 +74,18 @@ def impurities(source: str, *, allow_random: bool = False) -> list[str]:
             continue  # `import random` for random.Random; `from random import x` never
         bad.append(f"{line}: {'from' if is_from else 'import'} {module}")
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in IMPURE_CALLS):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in IMPURE_CALLS
+        ):
             bad.append(f"{node.lineno}: {node.func.id}()")
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == "random" and node.attr != "Random"):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+            and node.attr != "Random"
+        ):
             bad.append(f"{node.lineno}: random.{node.attr} (the shared global generator)")
     return bad
 
@@ -85,16 +110,25 @@ def test_no_global_randomness_clock_or_io(path: Path) -> None:
 def test_the_scanners_catch_what_they_must() -> None:
     """The checks above can fail (a test that cannot fail is a defect)."""
     assert foreign_imports("import fastapi\nfrom pydantic import BaseModel\n") == [
-        "1: import fastapi", "2: import pydantic"]
+        "1: import fastapi",
+        "2: import pydantic",
+    ]
     assert foreign_imports("import json\nfrom . import rng\nfrom engine.state import X\n") == []
     rules = "import random\nx = random.random()\n"
-    assert impurities(rules) == ["1: import random", "2: random.random (the shared global generator)"]
+    assert impurities(rules) == [
+        "1: import random",
+        "2: random.random (the shared global generator)",
+    ]
     assert impurities(rules, allow_random=True) == [
-        "2: random.random (the shared global generator)"]
+        "2: random.random (the shared global generator)"
+    ]
     assert impurities("from random import choice\n", allow_random=True) == ["1: from random"]
     assert impurities("import random\nr = random.Random(3)\n", allow_random=True) == []
-    assert impurities("import time\nprint(hash('a'))\n") == ["1: import time", "2: print()",
-                                                             "2: hash()"]
+    assert impurities("import time\nprint(hash('a'))\n") == [
+        "1: import time",
+        "2: print()",
+        "2: hash()",
+    ]
 
 
 def test_importing_the_engine_loads_only_the_standard_library() -> None:
@@ -106,8 +140,14 @@ def test_importing_the_engine_loads_only_the_standard_library() -> None:
         "import engine, engine.bots\n"
         "print(json.dumps(sorted(set(sys.modules) - before)))\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, cwd=ENGINE.parent, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ENGINE.parent,
+        timeout=60,
+    )
     loaded = json.loads(out.stdout)
     assert "engine" in loaded and "engine.game" in loaded
     outside = [m for m in loaded if m.split(".")[0] not in (*sys.stdlib_module_names, "engine")]

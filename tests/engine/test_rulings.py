@@ -45,16 +45,28 @@ Events = list[dict[str, Any]]
 
 # -- small helpers local to these tests ---------------------------------------------------------
 
+
 def coins(st: GameState, seat: int) -> dict[str, int]:
     p = st.players[seat]
-    return {"fg": p.fairy_gold, "cg": p.common_gold, "si": p.silver, "am": p.amulets,
-            "bm": p.black_magic, "sp": p.fairy_gold_spent}
+    return {
+        "fg": p.fairy_gold,
+        "cg": p.common_gold,
+        "si": p.silver,
+        "am": p.amulets,
+        "bm": p.black_magic,
+        "sp": p.fairy_gold_spent,
+    }
 
 
 def bank(st: GameState) -> dict[str, Any]:
     b = st.bank
-    return {"fg": b.fairy_gold, "cg": b.common_gold, "si": b.silver, "am": b.amulets,
-            "stones": b.stones[:]}
+    return {
+        "fg": b.fairy_gold,
+        "cg": b.common_gold,
+        "si": b.silver,
+        "am": b.amulets,
+        "stones": b.stones[:],
+    }
 
 
 def types(events: Events) -> list[str]:
@@ -111,8 +123,13 @@ def box_totals(st: GameState) -> dict[str, int]:
     }
 
 
-BOX_TOTALS = {"fairy_gold": BOX_FAIRY_GOLD, "common_gold": BOX_COMMON_GOLD, "silver": BOX_SILVER,
-              "amulets": BOX_AMULETS, **{f"stones_{c}": BOX_STONES_PER_COLOUR for c in range(3)}}
+BOX_TOTALS = {
+    "fairy_gold": BOX_FAIRY_GOLD,
+    "common_gold": BOX_COMMON_GOLD,
+    "silver": BOX_SILVER,
+    "amulets": BOX_AMULETS,
+    **{f"stones_{c}": BOX_STONES_PER_COLOUR for c in range(3)},
+}
 
 
 def with_rng(st: GameState, k: int) -> GameState:
@@ -125,6 +142,7 @@ def with_rng(st: GameState, k: int) -> GameState:
 # == Components and setup ======================================================================
 
 # -- R1 ----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_r1_three_to_six_players_and_the_box_is_exact(players: int) -> None:
@@ -190,6 +208,7 @@ def test_r1_black_magic_is_not_limited_by_the_box() -> None:
 
 # -- R2 ----------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_r2_setup_counts(players: int) -> None:
     """R2: 8 Fairy Gold, 2 Common Gold, 5 Silver, 4 stones each; the rest to the bank; score 0;
@@ -220,8 +239,7 @@ def test_r2_setup_counts(players: int) -> None:
 
 def test_r2_stones_are_drawn_at_random() -> None:
     """R2: the 4 starting stones come from the bag at random: seeds give different draws."""
-    draws = {tuple(tuple(p.stones) for p in engine.new_game(4, seed=s).players)
-             for s in range(20)}
+    draws = {tuple(tuple(p.stones) for p in engine.new_game(4, seed=s).players) for s in range(20)}
     assert len(draws) > 1
 
 
@@ -233,21 +251,50 @@ def test_r2_special_deck_is_shuffled() -> None:
 
 # -- R3 / R4 -----------------------------------------------------------------------------------
 
+
 def test_r3_card_list() -> None:
     """R3: 8 standard characters; 25 special cards of 19 kinds, with the stated copies."""
     standard = [c for c in CARDS.values() if not c.special]
     assert sorted(c.id for c in standard) == sorted(
-        ["witch", "red_dragon", "blue_dragon", "yellow_dragon", "magician", "wizard", "sorcerer",
-         "thief"])
+        [
+            "witch",
+            "red_dragon",
+            "blue_dragon",
+            "yellow_dragon",
+            "magician",
+            "wizard",
+            "sorcerer",
+            "thief",
+        ]
+    )
     assert len(SPECIAL_DECK) == 25
     kinds = Counter(SPECIAL_DECK)
     # The two Dwarfs are one kind (4 or 5 Silver): 19 kinds.
     assert len({k.removesuffix("_4").removesuffix("_5") for k in kinds}) == 19
-    assert kinds == Counter({
-        "alchemist": 1, "ancient_dragon": 2, "sorcerers_apprentice": 2, "brigand": 1,
-        "quack_wizard": 2, "doppelganger": 1, "two_headed_dragon": 2, "rainbow_dragon": 1,
-        "enchantress": 1, "ghost": 1, "fairy": 2, "gnome": 1, "goblin": 1, "imp": 1,
-        "merchant": 1, "dwarf_4": 1, "dwarf_5": 1, "necromancer": 1, "goldsmith": 1, "troll": 1})
+    assert kinds == Counter(
+        {
+            "alchemist": 1,
+            "ancient_dragon": 2,
+            "sorcerers_apprentice": 2,
+            "brigand": 1,
+            "quack_wizard": 2,
+            "doppelganger": 1,
+            "two_headed_dragon": 2,
+            "rainbow_dragon": 1,
+            "enchantress": 1,
+            "ghost": 1,
+            "fairy": 2,
+            "gnome": 1,
+            "goblin": 1,
+            "imp": 1,
+            "merchant": 1,
+            "dwarf_4": 1,
+            "dwarf_5": 1,
+            "necromancer": 1,
+            "goldsmith": 1,
+            "troll": 1,
+        }
+    )
     assert set(engine.CHARACTER_IDS) == set(CARDS)
 
 
@@ -297,6 +344,7 @@ def test_r4_sorcerer_pays_four_of_one_colour_for_two_points() -> None:
 
 # -- R5 ----------------------------------------------------------------------------------------
 
+
 def test_r5_witch_then_the_nine_cards_once_each() -> None:
     """R5: the Witch is auctioned first, then the 9 cards of the pile (7 standard + the 2
     announced specials) one at a time, each once; then the next turn starts with the Witch."""
@@ -328,8 +376,9 @@ def test_r5_reshuffle_used_specials_leaving_out_a_held_doppelganger() -> None:
     rest = list(SPECIAL_DECK)
     for c in ("fairy", "gnome", "doppelganger"):
         rest.remove(c)
-    st = build(3, card="thief", pile=[], specials=["fairy", "gnome"], doppelganger=1,
-               used_specials=rest)
+    st = build(
+        3, card="thief", pile=[], specials=["fairy", "gnome"], doppelganger=1, used_specials=rest
+    )
     assert st.special_deck == []
     st, ev = auction(st, {})
     assert "special_deck_reshuffled" in types(ev)
@@ -357,8 +406,9 @@ def test_r5_reshuffle_when_one_card_is_left() -> None:
 
 def test_r5_imp_taken_card_is_not_auctioned_again() -> None:
     """R5/R23: a card taken by the Imp counts as auctioned and is never revealed again."""
-    st = build(3, card="imp", pile=["red_dragon", "blue_dragon", "wizard"],
-               specials=["imp", "fairy"])
+    st = build(
+        3, card="imp", pile=["red_dragon", "blue_dragon", "wizard"], specials=["imp", "fairy"]
+    )
     st, _ = auction(st, {0: bid(fg=1)})
     assert sorted(options(st)) == ["blue_dragon", "red_dragon", "wizard"]
     st, _ = act(st, 0, choose("blue_dragon"))
@@ -372,8 +422,15 @@ def test_r5_goblin_taken_card_is_not_auctioned_again() -> None:
     """R5/R23: a card drawn by the Goblin counts as auctioned and is never revealed again."""
     seen = set()
     for k in range(12):
-        st = with_rng(build(3, card="goblin", pile=["red_dragon", "blue_dragon", "yellow_dragon"],
-                            specials=["goblin", "fairy"]), k)
+        st = with_rng(
+            build(
+                3,
+                card="goblin",
+                pile=["red_dragon", "blue_dragon", "yellow_dragon"],
+                specials=["goblin", "fairy"],
+            ),
+            k,
+        )
         st, ev = auction(st, {0: bid(fg=1)})
         (copy,) = of_type(ev, "copy")
         taken = copy["card"]
@@ -387,11 +444,18 @@ def test_r5_goblin_taken_card_is_not_auctioned_again() -> None:
 
 # -- R6 ----------------------------------------------------------------------------------------
 
+
 def test_r6_end_of_turn() -> None:
     """R6: at the end of the turn spent Fairy Gold returns behind the screens, unused Black
     Magic goes back, the turn's specials go to the used pile, a held Doppelganger stays."""
-    st = build(3, card="thief", pile=[], specials=["fairy", "doppelganger"], doppelganger=2,
-               coins={0: "fg3 sp5 bm1", 1: "fg6 sp2"})
+    st = build(
+        3,
+        card="thief",
+        pile=[],
+        specials=["fairy", "doppelganger"],
+        doppelganger=2,
+        coins={0: "fg3 sp5 bm1", 1: "fg6 sp2"},
+    )
     bank_fg = st.bank.fairy_gold
     st, ev = auction(st, {})
     assert "turn_ended" in types(ev)
@@ -436,11 +500,18 @@ def prompt_for(st: GameState, seat: int) -> dict[str, Any]:
 
 # -- R7 ----------------------------------------------------------------------------------------
 
+
 def test_r7_win_between_two_doppelganger_uses() -> None:
     """R7: seat 0 (2 points) doubles the Sorcerer's Apprentice: the first use reaches 3 points
     and the game ends at once; the second use never happens."""
-    st = build(3, card="sorcerers_apprentice", stones={0: "rrbb"}, scores={0: 2},
-               doppelganger=0, pile=["wizard"])
+    st = build(
+        3,
+        card="sorcerers_apprentice",
+        stones={0: "rrbb"},
+        scores={0: 2},
+        doppelganger=0,
+        pile=["wizard"],
+    )
     st, _ = auction(st, {0: bid(fg=1)})
     assert prompt(st)["step"] == "play_doppelganger"
     st, _ = act(st, 0, choose("play"))
@@ -455,8 +526,9 @@ def test_r7_win_between_two_doppelganger_uses() -> None:
 
 def test_r7_win_in_the_middle_of_a_turn() -> None:
     """R7: reaching 3 ends the game at once: the rest of the pile is never auctioned."""
-    st = build(3, card="quack_wizard", scores={1: 2}, stones={1: "ry"},
-               pile=["red_dragon", "wizard"])
+    st = build(
+        3, card="quack_wizard", scores={1: 2}, stones={1: "ry"}, pile=["red_dragon", "wizard"]
+    )
     st, ev = auction(st, {1: bid(fg=1)})
     assert engine.winner(st) == 1
     assert "auction_started" not in types(ev)
@@ -469,6 +541,7 @@ def test_r7_win_in_the_middle_of_a_turn() -> None:
 # == Auctions ==================================================================================
 
 # -- R8 ----------------------------------------------------------------------------------------
+
 
 def test_r8_empty_bid_is_legal_even_with_no_coins() -> None:
     """R8: an empty bid is legal, also for a player who holds no coin at all."""
@@ -500,8 +573,14 @@ def test_r8_bids_are_sealed_others_see_only_who_bid() -> None:
         st, ev = act(base, 0, b)
         for seat in (1, 2, None):
             visible = engine.visible_events(ev, seat)
-            assert visible == [{"type": "bid_submitted", "template": "{seat} has bid.",
-                                "text": "Player 1 has bid.", "seat": 0}]
+            assert visible == [
+                {
+                    "type": "bid_submitted",
+                    "template": "{seat} has bid.",
+                    "text": "Player 1 has bid.",
+                    "seat": 0,
+                }
+            ]
         views.append((engine.view(st, 1), engine.view(st, 2), engine.view(st, None)))
         assert engine.view(st, 1)["auction"]["bids_submitted"] == [0]
         me = engine.view(st, 0)["me"]
@@ -518,10 +597,17 @@ def test_r8_one_bid_per_seat() -> None:
     assert engine.legal_actions(st, 0) == []
 
 
-@pytest.mark.parametrize("action", [
-    bid(fg=9), bid(cg=3), bid(fg=8, cg=3), bid(amulet=True), bid(black_magic=True),
-    bid(fg=1, amulet=True, black_magic=True),
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        bid(fg=9),
+        bid(cg=3),
+        bid(fg=8, cg=3),
+        bid(amulet=True),
+        bid(black_magic=True),
+        bid(fg=1, amulet=True, black_magic=True),
+    ],
+)
 def test_r8_unaffordable_bid_refused_state_unchanged(action: dict[str, Any]) -> None:
     """R8: a bid of coins the seat does not hold (unspent) is refused; nothing changes."""
     st = build(3, card="red_dragon")
@@ -539,8 +625,13 @@ def test_r8_spent_fairy_gold_cannot_be_bid_again() -> None:
 def test_r8_malformed_bids_are_refused() -> None:
     """R8: at most one Amulet and one Black Magic coin: they are yes/no, not counts."""
     st = build(3, card="red_dragon", coins={0: "am2 bm2"})
-    for action in (bid(fg=-1), {**bid(), "amulet": 2}, {**bid(), "black_magic": 1},
-                   {**bid(), "silver": 1}, {"type": "bid"}):
+    for action in (
+        bid(fg=-1),
+        {**bid(), "amulet": 2},
+        {**bid(), "black_magic": 1},
+        {**bid(), "silver": 1},
+        {"type": "bid"},
+    ):
         assert refused(st, 0, action) == "malformed"
 
 
@@ -562,6 +653,7 @@ def test_r8_all_bids_revealed_at_once_coin_by_coin() -> None:
 
 # -- R9 ----------------------------------------------------------------------------------------
 
+
 def test_r9_amulet_doubles_the_gold() -> None:
     """R9: 3 Fairy Gold + an Amulet (6) beat 5 Common Gold."""
     st = build(3, card="red_dragon", coins={0: "am1", 1: "cg5"})
@@ -582,8 +674,9 @@ def test_r9_where_the_coins_go() -> None:
     Common Gold, Amulets and Black-Magic-free losing bids too: all gone, winner or not."""
     st = build(3, card="red_dragon", coins={0: "am1", 1: "am1"}, pile=["wizard"])
     b0 = bank(st)
-    st, _ = auction(st, {0: bid(fg=3, cg=1, amulet=True), 1: bid(fg=2, cg=2, amulet=True),
-                         2: bid(fg=1)})
+    st, _ = auction(
+        st, {0: bid(fg=3, cg=1, amulet=True), 1: bid(fg=2, cg=2, amulet=True), 2: bid(fg=1)}
+    )
     assert coins(st, 0) == {"fg": 5, "cg": 1, "si": 5, "am": 0, "bm": 0, "sp": 3}
     assert coins(st, 1) == {"fg": 6, "cg": 0, "si": 5, "am": 0, "bm": 0, "sp": 2}  # lost
     assert coins(st, 2) == {"fg": 7, "cg": 2, "si": 5, "am": 0, "bm": 0, "sp": 1}
@@ -601,6 +694,7 @@ def test_r9_black_magic_goes_whatever_the_outcome() -> None:
 
 
 # -- R10 ---------------------------------------------------------------------------------------
+
 
 def test_r10_curse_no_power_bids_spent_no_tiebreak() -> None:
     """R10: a Black Magic coin curses the card: nobody uses the power, every bid is spent, and
@@ -645,6 +739,7 @@ def test_r10_cursed_card_is_not_a_doppelganger_win() -> None:
 
 # -- R11 ---------------------------------------------------------------------------------------
 
+
 def test_r11_no_value_nobody_wins_next_card() -> None:
     """R11: no bid has any value (an Amulet alone is worth 0): nobody wins, the next card is
     revealed; the Amulet bid is still spent (R9)."""
@@ -658,6 +753,7 @@ def test_r11_no_value_nobody_wins_next_card() -> None:
 
 # -- R12 ---------------------------------------------------------------------------------------
 
+
 def tied_thief(**kw: Any) -> GameState:
     """Seats 0 and 1 tie at 3 for the red dragon, seat 2 bids 1."""
     st = build(3, card=kw.pop("card", "red_dragon"), pile=["wizard"], **kw)
@@ -670,8 +766,10 @@ def test_r12_tiebreak_only_the_tied_players() -> None:
     """R12: only the tied players hold the sealed tie-break; the others are not asked."""
     st = tied_thief()
     assert st.phase == "tiebreak"
-    assert [(p["seat"], p["kind"]) for p in engine.prompts(st)] == [(0, "tiebreak"),
-                                                                    (1, "tiebreak")]
+    assert [(p["seat"], p["kind"]) for p in engine.prompts(st)] == [
+        (0, "tiebreak"),
+        (1, "tiebreak"),
+    ]
     assert engine.legal_actions(st, 2) == []
     assert refused(st, 2, tiebreak()) == "not_your_turn"
     assert refused(st, 2, bid()) == "wrong_phase"
@@ -736,8 +834,11 @@ def test_r12_tiebreak_three_way_among_the_tied() -> None:
 def test_r12_tiebreak_has_no_gold_and_no_black_magic() -> None:
     """R12: the tie-break is Silver plus optionally one Amulet: no gold, no Black Magic."""
     st = tied_thief(coins={0: "bm1"})
-    for action in ({**tiebreak(1), "fairy_gold": 1}, {**tiebreak(), "black_magic": True},
-                   {**tiebreak(), "common_gold": 1}):
+    for action in (
+        {**tiebreak(1), "fairy_gold": 1},
+        {**tiebreak(), "black_magic": True},
+        {**tiebreak(), "common_gold": 1},
+    ):
         assert refused(st, 0, action) == "malformed"
     assert refused(st, 0, tiebreak(6)) == "unaffordable"
     assert refused(st, 0, tiebreak(amulet=True)) == "unaffordable"
@@ -745,6 +846,7 @@ def test_r12_tiebreak_has_no_gold_and_no_black_magic() -> None:
 
 
 # -- R13 ---------------------------------------------------------------------------------------
+
 
 def test_r13_empty_bid_always_legal() -> None:
     """R13 is a server rule (the time limit lives in the table's settings): a seat that bids
@@ -760,8 +862,9 @@ def test_r13_empty_bid_always_legal() -> None:
             for q in engine.prompts(st):
                 assert bid() in engine.legal_actions(st, q["seat"])
             # In odd turns seats 0 and 1 bid 1 each (a tie), in even turns nobody bids.
-            st, _ = auction(st, {s: bid(fg=1) for s in (0, 1)
-                                 if st.players[s].fairy_gold and st.turn % 2})
+            st, _ = auction(
+                st, {s: bid(fg=1) for s in (0, 1) if st.players[s].fairy_gold and st.turn % 2}
+            )
         elif p["kind"] == "tiebreak":
             seen_tiebreak = True
             for q in engine.prompts(st):
@@ -776,14 +879,19 @@ def test_r13_empty_bid_always_legal() -> None:
 
 # -- R14 ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("card", "stones", "coin", "gain"), [
-    ("magician", "rby", "si", 3),  # 3 stones: cannot pay 4
-    ("wizard", "rrbb", "si", 3),  # no yellow: cannot pay one of each
-    ("sorcerer", "r3 b3 y3", "cg", 1),  # no 4 of one colour
-    ("enchantress", "r2 b2", "fg", 1),  # 4 stones: cannot pay 5
-])
+
+@pytest.mark.parametrize(
+    ("card", "stones", "coin", "gain"),
+    [
+        ("magician", "rby", "si", 3),  # 3 stones: cannot pay 4
+        ("wizard", "rrbb", "si", 3),  # no yellow: cannot pay one of each
+        ("sorcerer", "r3 b3 y3", "cg", 1),  # no 4 of one colour
+        ("enchantress", "r2 b2", "fg", 1),  # 4 stones: cannot pay 5
+    ],
+)
 def test_r14_unpayable_option_not_offered_single_option_resolves_at_once(
-        card: str, stones: str, coin: str, gain: int) -> None:
+    card: str, stones: str, coin: str, gain: int
+) -> None:
     """R14: the option the winner cannot pay is not offered; the single option left is taken at
     once, without a prompt."""
     st = build(3, card=card, stones={0: stones}, pile=["wizard" if card != "wizard" else "thief"])
@@ -793,7 +901,8 @@ def test_r14_unpayable_option_not_offered_single_option_resolves_at_once(
     assert st.phase == "bid"  # nobody is asked anything: the next auction is open
     assert coins(st, 0)[coin] == before[coin] + gain - (1 if coin == "cg" else 0)
     assert st.players[0].score == 0 and stones_of(st, 0) == stones_of(
-        build(3, stones={0: stones}), 0)
+        build(3, stones={0: stones}), 0
+    )
 
 
 def test_r14_power_is_compulsory_no_way_to_pass() -> None:
@@ -828,16 +937,17 @@ def test_r14_several_ways_to_pay_are_all_offered() -> None:
     st = build(3, card="magician", stones={0: "rrbby"}, pile=["wizard"])
     st, _ = auction(st, {0: bid(fg=1)})
     st, _ = act(st, 0, choose("pay"))
-    assert sorted(options(st)) == sorted(["red2-blue2", "red2-blue1-yellow1",
-                                          "red1-blue2-yellow1"])
+    assert sorted(options(st)) == sorted(["red2-blue2", "red2-blue1-yellow1", "red1-blue2-yellow1"])
     st, _ = act(st, 0, choose("red1-blue2-yellow1"))
     assert stones_of(st, 0) == {"red": 1, "blue": 0, "yellow": 0}
 
 
 # -- R15 ---------------------------------------------------------------------------------------
 
-def thief_auction(bids: dict[int, dict[str, Any]], players: int = 4,
-                  **kw: Any) -> tuple[GameState, Events]:
+
+def thief_auction(
+    bids: dict[int, dict[str, Any]], players: int = 4, **kw: Any
+) -> tuple[GameState, Events]:
     st = build(players, card="thief", pile=kw.pop("pile", ["wizard"]), **kw)
     return auction(st, bids)
 
@@ -850,8 +960,10 @@ def victims(st: GameState) -> list[int]:
 
 def test_r15_seconds_are_the_highest_below_the_winner() -> None:
     """R15: the second bidders are those with the highest value below the winner's."""
-    st, _ = thief_auction({0: bid(fg=5), 1: bid(fg=3), 2: bid(cg=1, fg=2), 3: bid(fg=1)},
-                          stones={1: "r", 2: "b", 3: "y"})
+    st, _ = thief_auction(
+        {0: bid(fg=5), 1: bid(fg=3), 2: bid(cg=1, fg=2), 3: bid(fg=1)},
+        stones={1: "r", 2: "b", 3: "y"},
+    )
     assert victims(st) == [1, 2]
     st, _ = act(st, 0, choose("seat2"))  # one stone: taken at once
     assert stones_of(st, 0) == {"red": 0, "blue": 1, "yellow": 0}
@@ -860,8 +972,9 @@ def test_r15_seconds_are_the_highest_below_the_winner() -> None:
 
 def test_r15_single_second_is_robbed_at_once() -> None:
     """R15: a single second bidder is the victim (a single option: at once, R14)."""
-    st, _ev = thief_auction({0: bid(fg=5), 1: bid(fg=3), 2: bid(fg=1)},
-                           stones={1: "rb", 2: "y", 3: "y"})
+    st, _ev = thief_auction(
+        {0: bid(fg=5), 1: bid(fg=3), 2: bid(fg=1)}, stones={1: "rb", 2: "y", 3: "y"}
+    )
     assert prompt(st)["step"] == "stone"
     assert sorted(options(st)) == ["blue", "red"]  # the winner takes a stone of his choice
     st, _ = act(st, 0, choose("blue"))
@@ -879,8 +992,9 @@ def test_r15_thief_only_bidder_robs_any_other() -> None:
 
 def test_r15_only_bidder_counts_zero_value_bids_as_nothing() -> None:
     """R15: an Amulet with no gold is worth 0: still 'only one bid any value'."""
-    st, _ = thief_auction({2: bid(fg=1), 0: bid(amulet=True)}, coins={0: "am1"},
-                          stones={0: "r", 1: "b", 3: "y"})
+    st, _ = thief_auction(
+        {2: bid(fg=1), 0: bid(amulet=True)}, coins={0: "am1"}, stones={0: "r", 1: "b", 3: "y"}
+    )
     assert victims(st) == [0, 1, 3]
 
 
@@ -890,8 +1004,9 @@ def test_r15_must_pick_a_second_who_has_a_stone() -> None:
     # Seat 1 (second, no stone) is not offered; seat 3 (stones, but not second) neither.
     assert engine.prompts(st)[0]["kind"] == "bid"  # no question: robbed at once
     assert stones_of(st, 0)["yellow"] == 1 and sum(st.players[2].stones) == 0
-    st2, _ = thief_auction({0: bid(fg=5), 1: bid(fg=3), 2: bid(fg=3), 3: bid(fg=3)},
-                           stones={2: "y", 3: "r"})
+    st2, _ = thief_auction(
+        {0: bid(fg=5), 1: bid(fg=3), 2: bid(fg=3), 3: bid(fg=3)}, stones={2: "y", 3: "r"}
+    )
     assert victims(st2) == [2, 3]
 
 
@@ -906,8 +1021,11 @@ def test_r15_seconds_without_stones_are_all_offered() -> None:
 def test_r15_tiebreak_seconds_are_only_the_other_tiebreak_bidders() -> None:
     """R15: after a tie-break the seconds are the other tie-break bidders with the highest Silver
     value below the winner's; players outside the tie are never seconds."""
-    st, _ = thief_auction({0: bid(fg=3), 1: bid(fg=3), 2: bid(fg=3), 3: bid(fg=2)},
-                          stones={1: "r", 2: "b", 3: "yy"}, coins={1: "am1"})
+    st, _ = thief_auction(
+        {0: bid(fg=3), 1: bid(fg=3), 2: bid(fg=3), 3: bid(fg=2)},
+        stones={1: "r", 2: "b", 3: "yy"},
+        coins={1: "am1"},
+    )
     assert st.tied == [0, 1, 2]
     st, _ = act(st, 0, tiebreak(3))
     st, _ = act(st, 1, tiebreak(1, amulet=True))  # 2
@@ -930,25 +1048,31 @@ def test_r15_tiebreak_second_without_stone_loses_gold_not_the_outsider() -> None
 def test_r15_tiebreak_all_nothing_every_other_tied_player_is_second() -> None:
     """R15: the tie-break winner was the only one to bid Silver: every other tie-break bidder
     is second (and only they)."""
-    st, _ = thief_auction({0: bid(fg=3), 1: bid(fg=3), 2: bid(fg=3)},
-                          stones={1: "r", 2: "b", 3: "y"})
+    st, _ = thief_auction(
+        {0: bid(fg=3), 1: bid(fg=3), 2: bid(fg=3)}, stones={1: "r", 2: "b", 3: "y"}
+    )
     st, _ = act(st, 0, tiebreak(1))
     st, _ = act(st, 1, tiebreak())
     st, _ = act(st, 2, tiebreak())
     assert victims(st) == [1, 2]
 
 
-@pytest.mark.parametrize(("victim_coins", "taken"), [
-    ("cg2 fg5", "common_gold"),
-    ("cg0 fg5", "fairy_gold"),
-    ("cg0 fg0 sp4", None),
-])
+@pytest.mark.parametrize(
+    ("victim_coins", "taken"),
+    [
+        ("cg2 fg5", "common_gold"),
+        ("cg0 fg5", "fairy_gold"),
+        ("cg0 fg0 sp4", None),
+    ],
+)
 def test_r15_no_stone_common_gold_then_fairy_gold_then_nothing(
-        victim_coins: str, taken: str | None) -> None:
+    victim_coins: str, taken: str | None
+) -> None:
     """R15: the victim has no stone: a Common Gold; failing that an unspent Fairy Gold;
     failing that nothing (spent Fairy Gold in front of the screen is not taken)."""
-    st, ev = thief_auction({0: bid(fg=1)}, players=3, pile=[],
-                           coins={1: victim_coins, 2: "cg0 fg0"}, stones={2: ""})
+    st, ev = thief_auction(
+        {0: bid(fg=1)}, players=3, pile=[], coins={1: victim_coins, 2: "cg0 fg0"}, stones={2: ""}
+    )
     # Both seats are seconds without stones: seat 1 is chosen.
     st, ev = act(st, 0, choose("seat1"))
     (steal,) = of_type(ev, "steal")
@@ -987,6 +1111,7 @@ def test_r15_seconds_with_nothing_to_take_are_still_chosen() -> None:
 
 # -- R16 ---------------------------------------------------------------------------------------
 
+
 def test_r16_brigand_amounts_visible_only_to_the_two() -> None:
     """R16: the victim hands over all Common Gold and Silver; the amounts are shown only to the
     two players; the others (and spectators) only see that the Brigand struck."""
@@ -1014,14 +1139,23 @@ def test_r16_brigand_amounts_visible_only_to_the_two() -> None:
 
 # -- R17 ---------------------------------------------------------------------------------------
 
+
 def test_r17_merchant_buys_one_at_a_time_and_stops() -> None:
     """R17: each stone is paid with 1 Common Gold, or 1 unspent Fairy Gold (gone for good), or
     3 Silver; only stones in the bank and prices the winner can pay are offered."""
     st = build(3, card="merchant", coins={0: "fg3 cg1 si4"}, bank_stones="r2 y1", pile=[])
     st, _ = auction(st, {0: bid(fg=1)})
-    assert sorted(options(st)) == sorted([
-        "red:common_gold", "red:fairy_gold", "red:silver",
-        "yellow:common_gold", "yellow:fairy_gold", "yellow:silver", "done"])
+    assert sorted(options(st)) == sorted(
+        [
+            "red:common_gold",
+            "red:fairy_gold",
+            "red:silver",
+            "yellow:common_gold",
+            "yellow:fairy_gold",
+            "yellow:silver",
+            "done",
+        ]
+    )
     b0 = bank(st)
     st, _ = act(st, 0, choose("red:common_gold"))
     assert coins(st, 0)["cg"] == 0 and bank(st)["cg"] == b0["cg"] + 1
@@ -1055,6 +1189,7 @@ def test_r17_merchant_buys_several_of_one_colour() -> None:
 
 # -- R18 ---------------------------------------------------------------------------------------
 
+
 def test_r18_necromancer_used_fairy_gold_goes_for_good() -> None:
     """R18: used, the Fairy Gold the winner spent in this auction goes to the bank for good,
     and he scores 1."""
@@ -1081,9 +1216,11 @@ def test_r18_necromancer_is_optional() -> None:
 
 # -- R19 ---------------------------------------------------------------------------------------
 
+
 def rainbow(bank_stones: str, k: int = 0, **kw: Any) -> tuple[GameState, Events]:
-    st = with_rng(build(3, card="rainbow_dragon", bank_stones=bank_stones,
-                        pile=["wizard"], **kw), k)
+    st = with_rng(
+        build(3, card="rainbow_dragon", bank_stones=bank_stones, pile=["wizard"], **kw), k
+    )
     return auction(st, {0: bid(fg=1)})
 
 
@@ -1153,6 +1290,7 @@ def test_r19_empty_bank_does_nothing() -> None:
 
 # -- R20 ---------------------------------------------------------------------------------------
 
+
 def test_r20_two_headed_dragon_bag_of_up_to_two_per_colour() -> None:
     """R20: up to 2 stones of each colour go into the bag (here 2 red, 1 blue, 1 yellow out of
     a bank of 9/1/1); 2 are drawn; the rest returns. With the whole bank in the bag the blue
@@ -1160,8 +1298,9 @@ def test_r20_two_headed_dragon_bag_of_up_to_two_per_colour() -> None:
     blue = 0
     n = 200
     for k in range(n):
-        st = with_rng(build(3, card="two_headed_dragon", bank_stones="r9 b1 y1",
-                            pile=["wizard"]), k)
+        st = with_rng(
+            build(3, card="two_headed_dragon", bank_stones="r9 b1 y1", pile=["wizard"]), k
+        )
         st, ev = auction(st, {1: bid(fg=1)})
         got = st.players[1].stones
         assert sum(got) == 2 and got[0] <= 2 and got[1] <= 1 and got[2] <= 1
@@ -1171,8 +1310,9 @@ def test_r20_two_headed_dragon_bag_of_up_to_two_per_colour() -> None:
     assert 0.35 * n < blue < 0.65 * n, blue
 
 
-@pytest.mark.parametrize(("bank_stones", "expected"), [
-    ("y1", [0, 0, 1]), ("r5", [2, 0, 0]), ("", [0, 0, 0])])
+@pytest.mark.parametrize(
+    ("bank_stones", "expected"), [("y1", [0, 0, 1]), ("r5", [2, 0, 0]), ("", [0, 0, 0])]
+)
 def test_r20_two_headed_dragon_fewer_stones(bank_stones: str, expected: list[int]) -> None:
     """R20: the winner draws 2, fewer if the bag holds fewer."""
     st = build(3, card="two_headed_dragon", bank_stones=bank_stones, pile=["wizard"])
@@ -1181,6 +1321,7 @@ def test_r20_two_headed_dragon_fewer_stones(bank_stones: str, expected: list[int
 
 
 # -- R21 ---------------------------------------------------------------------------------------
+
 
 def win_card(card: str, seat: int = 0, players: int = 3, **kw: Any) -> tuple[GameState, Events]:
     st = build(players, card=card, pile=kw.pop("pile", ["wizard"]), **kw)
@@ -1249,9 +1390,16 @@ def test_r21_fairy_gold_usable_at_once_and_kept() -> None:
     assert st.turn == 2 and coins(st, 0)["fg"] == 2
 
 
-@pytest.mark.parametrize(("card", "gain"), [
-    ("gnome", {"cg": 2, "si": 2}), ("alchemist", {"cg": 3}), ("dwarf_4", {"si": 4}),
-    ("dwarf_5", {"si": 5}), ("goldsmith", {"am": 1})])
+@pytest.mark.parametrize(
+    ("card", "gain"),
+    [
+        ("gnome", {"cg": 2, "si": 2}),
+        ("alchemist", {"cg": 3}),
+        ("dwarf_4", {"si": 4}),
+        ("dwarf_5", {"si": 5}),
+        ("goldsmith", {"am": 1}),
+    ],
+)
 def test_r21_gifts(card: str, gain: dict[str, int]) -> None:
     """R21: Gnome 2 Common Gold + 2 Silver; Alchemist 3 Common Gold; Dwarf 4 or 5 Silver;
     Goldsmith 1 Amulet (from the bank)."""
@@ -1272,9 +1420,16 @@ def test_r21_goldsmith_amulet_can_be_bid() -> None:
 
 # -- R22 ---------------------------------------------------------------------------------------
 
+
 def ghost_state(records: list[Record], players: int = 3, **kw: Any) -> GameState:
-    return build(players, card="ghost", records=records, pile=kw.pop("pile", ["wizard"]),
-                 specials=kw.pop("specials", ["ghost", "fairy"]), **kw)
+    return build(
+        players,
+        card="ghost",
+        records=records,
+        pile=kw.pop("pile", ["wizard"]),
+        specials=kw.pop("specials", ["ghost", "fairy"]),
+        **kw,
+    )
 
 
 def test_r22_ghost_offers_every_card_already_auctioned_but_itself() -> None:
@@ -1282,8 +1437,7 @@ def test_r22_ghost_offers_every_card_already_auctioned_but_itself() -> None:
     included (and one taken by the Imp, which counts as auctioned), not the Ghost itself."""
     records = [
         won("witch", 1),
-        Record("red_dragon", bids={0: Bid(2), 1: Bid(0, black_magic=True), 2: Bid()},
-               cursed=True),
+        Record("red_dragon", bids={0: Bid(2), 1: Bid(0, black_magic=True), 2: Bid()}, cursed=True),
         Record("thief", bids={0: Bid(), 1: Bid(), 2: Bid()}),  # nobody bid
         won("imp", 2),
         Record("gnome", via="imp"),
@@ -1339,8 +1493,7 @@ def test_r22_copying_the_doppelganger_when_nobody_holds_it() -> None:
 def test_r22_copying_the_doppelganger_when_someone_holds_it_does_nothing() -> None:
     """R22: copying the Doppelganger when a player holds it gives nothing."""
     taken = won("doppelganger", 1)
-    st = ghost_state([won("witch", 1), taken], specials=["ghost", "doppelganger"],
-                     doppelganger=1)
+    st = ghost_state([won("witch", 1), taken], specials=["ghost", "doppelganger"], doppelganger=1)
     st, _ = auction(st, {2: bid(fg=1)})
     st, ev = act(st, 2, choose("doppelganger"))
     assert "no_effect" in types(ev) and st.doppelganger == 1
@@ -1351,8 +1504,12 @@ def test_r22_a_doppelganger_played_this_turn_goes_to_the_ghosts_winner() -> None
     holds it: the Ghost's winner takes it from there and keeps it as if he had won it; it stays
     his at the end of the turn (not in the used specials, not in the new deck)."""
     played = won("doppelganger", 0)
-    st = ghost_state([won("witch", 1), played], specials=["ghost", "doppelganger"],
-                     used_specials=["doppelganger"], pile=[])
+    st = ghost_state(
+        [won("witch", 1), played],
+        specials=["ghost", "doppelganger"],
+        used_specials=["doppelganger"],
+        pile=[],
+    )
     assert st.doppelganger is None
     st, _ = auction(st, {1: bid(fg=1)})
     st, ev = act(st, 1, choose("doppelganger"))
@@ -1368,8 +1525,12 @@ def test_r22_the_holder_who_plays_the_doppelganger_on_the_ghost_may_copy_it_back
     """R22, R24: the holder plays the Doppelganger on the Ghost (it goes to the used specials),
     the first Ghost use copies the Doppelganger and gives it back to him, the second copies
     another card. He keeps the card for a later auction."""
-    st = ghost_state([won("witch", 1), won("doppelganger", 0), won("red_dragon", 1)],
-                     specials=["ghost", "doppelganger"], doppelganger=0, pile=["blue_dragon"])
+    st = ghost_state(
+        [won("witch", 1), won("doppelganger", 0), won("red_dragon", 1)],
+        specials=["ghost", "doppelganger"],
+        doppelganger=0,
+        pile=["blue_dragon"],
+    )
     st, _ = auction(st, {0: bid(fg=1)})
     st, _ = act(st, 0, choose("play"))
     assert st.doppelganger is None and "doppelganger" in st.used_specials
@@ -1398,8 +1559,9 @@ def test_p12_thief_with_nothing_to_take_still_picks_and_spent_gold_is_safe() -> 
 
 
 def test_p12_a_stolen_fairy_gold_may_be_bid_at_once() -> None:
-    st = build(3, card="thief", coins={0: "fg0 cg1", 1: "fg1 cg0", 2: "fg0 cg0"},
-               pile=["red_dragon"])
+    st = build(
+        3, card="thief", coins={0: "fg0 cg1", 1: "fg1 cg0", 2: "fg0 cg0"}, pile=["red_dragon"]
+    )
     st, events = auction(st, {0: bid(0, 1)})
     st, events = act(st, 0, choose("seat1"))
     assert any(e["type"] == "steal" and e["coin"] == "fairy_gold" for e in events)
@@ -1426,8 +1588,7 @@ def test_p14_a_thief_taken_by_the_imp_looks_at_the_imp_auction() -> None:
 
 def test_p15_a_declined_first_necromancer_leaves_the_second_free() -> None:
     records = [Record("witch", bids={}), Record("necromancer", bids={}, winner=None)]
-    st = build(3, card="ghost", doppelganger=0, records=records,
-               specials=["ghost", "necromancer"])
+    st = build(3, card="ghost", doppelganger=0, records=records, specials=["ghost", "necromancer"])
     st, _ = auction(st, {0: bid(2)})
     st, _ = act(st, 0, choose("play"))
     st, _ = act(st, 0, choose("necromancer"))
@@ -1477,6 +1638,7 @@ def test_r22_ghost_copy_is_not_a_win_of_that_card() -> None:
 
 # -- R23 ---------------------------------------------------------------------------------------
 
+
 def test_r23_imp_picks_a_card_not_yet_auctioned_and_uses_it() -> None:
     """R23: the Imp's winner picks among the cards not yet auctioned this turn and uses its
     power; the picked card counts as auctioned; the rest of the pile is reshuffled."""
@@ -1497,8 +1659,14 @@ def test_r23_imp_reshuffles_the_rest() -> None:
     states: the player who saw the options learns nothing of the order)."""
     orders = set()
     for k in range(10):
-        st = with_rng(build(3, card="imp", pile=["red_dragon", "blue_dragon", "yellow_dragon",
-                                                 "wizard", "thief"]), k)
+        st = with_rng(
+            build(
+                3,
+                card="imp",
+                pile=["red_dragon", "blue_dragon", "yellow_dragon", "wizard", "thief"],
+            ),
+            k,
+        )
         st, _ = auction(st, {1: bid(fg=1)})
         st, _ = act(st, 1, choose("wizard"))
         orders.add(tuple([*st.pile, st.card]))
@@ -1527,8 +1695,15 @@ def test_r23_goblin_draws_at_random_and_uses_the_card() -> None:
     """R23: the Goblin: the same with a card drawn at random (every card can come)."""
     drawn = Counter()
     for k in range(30):
-        st = with_rng(build(3, card="goblin", pile=["gnome", "alchemist", "dwarf_4"],
-                            specials=["goblin", "gnome"]), k)
+        st = with_rng(
+            build(
+                3,
+                card="goblin",
+                pile=["gnome", "alchemist", "dwarf_4"],
+                specials=["goblin", "gnome"],
+            ),
+            k,
+        )
         st, ev = auction(st, {1: bid(fg=1)})
         (copy,) = of_type(ev, "copy")
         drawn[copy["card"]] += 1
@@ -1547,6 +1722,7 @@ def test_r23_imp_copied_thief_looks_at_the_imp_auction() -> None:
 
 
 # -- R24 ---------------------------------------------------------------------------------------
+
 
 def test_r24_winner_keeps_the_doppelganger_face_up() -> None:
     """R24: the Doppelganger's winner keeps it, face up (public); no offer in its own auction."""
@@ -1706,12 +1882,20 @@ def test_r24_played_doppelganger_is_used_once_at_the_end_of_the_turn() -> None:
 
 # -- R25 ---------------------------------------------------------------------------------------
 
+
 def midgame() -> GameState:
     """A state with a bit of everything public and private."""
-    st = build(4, card="red_dragon", coins={0: "fg5 sp3 am1", 1: "cg4 si9 bm1", 2: "fg2 sp6"},
-               stones={0: "rb", 3: "yyy"}, scores={1: 1}, doppelganger=3,
-               pile=["wizard", "thief", "gnome"], specials=["gnome", "fairy"],
-               records=[won("witch", 1), won("fairy", 0)])
+    st = build(
+        4,
+        card="red_dragon",
+        coins={0: "fg5 sp3 am1", 1: "cg4 si9 bm1", 2: "fg2 sp6"},
+        stones={0: "rb", 3: "yyy"},
+        scores={1: 1},
+        doppelganger=3,
+        pile=["wizard", "thief", "gnome"],
+        specials=["gnome", "fairy"],
+        records=[won("witch", 1), won("fairy", 0)],
+    )
     return st
 
 
@@ -1722,8 +1906,12 @@ def test_r25_coins_behind_screens_only_in_the_owners_me() -> None:
     for seat in range(4):
         p = st.players[seat]
         assert engine.view(st, seat)["me"]["coins"] == {
-            "fairy_gold": p.fairy_gold, "common_gold": p.common_gold, "silver": p.silver,
-            "amulets": p.amulets, "black_magic": p.black_magic}
+            "fairy_gold": p.fairy_gold,
+            "common_gold": p.common_gold,
+            "silver": p.silver,
+            "amulets": p.amulets,
+            "black_magic": p.black_magic,
+        }
     assert engine.view(st, None)["me"] is None
     other = st.clone()
     q = other.players[1]
@@ -1753,17 +1941,27 @@ def test_r25_public_information_in_every_view() -> None:
         json.dumps(v)  # JSON-serialisable
         assert [p["score"] for p in v["players"]] == [0, 1, 0, 0]
         assert [p["stones"] for p in v["players"]] == [
-            {"red": 2, "blue": 1, "yellow": 0}, {"red": 0, "blue": 0, "yellow": 0},
-            {"red": 0, "blue": 0, "yellow": 0}, {"red": 0, "blue": 0, "yellow": 3}]
+            {"red": 2, "blue": 1, "yellow": 0},
+            {"red": 0, "blue": 0, "yellow": 0},
+            {"red": 0, "blue": 0, "yellow": 0},
+            {"red": 0, "blue": 0, "yellow": 3},
+        ]
         assert [p["fairy_gold_spent"] for p in v["players"]] == [5, 0, 7, 0]
         assert [p["has_doppelganger"] for p in v["players"]] == [False, False, False, True]
         assert v["specials"] == ["gnome", "fairy"]
         assert [(r["character"], r["winner"]) for r in v["turn_cards"]] == [
-            ("witch", 1), ("fairy", 0), ("red_dragon", 0)]
+            ("witch", 1),
+            ("fairy", 0),
+            ("red_dragon", 0),
+        ]
         assert v["turn_cards"][-1]["bids"]["2"]["fairy_gold"] == 1
-        assert v["bank"] == {"fairy_gold": st.bank.fairy_gold, "common_gold": st.bank.common_gold,
-                             "silver": st.bank.silver, "amulets": st.bank.amulets,
-                             "stones": {"red": 10, "blue": 11, "yellow": 9}}
+        assert v["bank"] == {
+            "fairy_gold": st.bank.fairy_gold,
+            "common_gold": st.bank.common_gold,
+            "silver": st.bank.silver,
+            "amulets": st.bank.amulets,
+            "stones": {"red": 10, "blue": 11, "yellow": 9},
+        }
         assert v["turn"] == 1 and v["winner"] is None
         assert v["auction"]["character"] == "gnome"  # the pile is popped from its end
 
@@ -1825,6 +2023,7 @@ def test_r25_private_events_stay_private() -> None:
 
 # -- more R24 and R1 combinations -------------------------------------------------------------
 
+
 def test_r24_doubled_thief_robs_twice_each_use_choosing() -> None:
     """R24/R15: a doubled Thief robs twice; each use chooses its victim and stone."""
     st, _ = win_card("thief", players=4, doppelganger=0, stones={1: "r", 2: "bb", 3: "y"})
@@ -1861,10 +2060,15 @@ def resolve_with_first_options(st: GameState, limit: int = 50) -> GameState:
 def test_r1_every_power_keeps_the_box_exact(card: str) -> None:
     """R1: the bank supply is exactly the box: whatever a power does (here each card, won with a
     mixed bid and resolved with its first options), no coin or stone appears or vanishes."""
-    st = build(4, card=card, stones={0: "rrbby", 1: "rby", 2: "yy"},
-               coins={0: "am1", 1: "bm1"}, pile=["magician", "gnome", "wizard"],
-               specials=["fairy", card] if CARDS[card].special else ["fairy", "gnome"],
-               records=[won("witch", 1), won("thief", 2)])
+    st = build(
+        4,
+        card=card,
+        stones={0: "rrbby", 1: "rby", 2: "yy"},
+        coins={0: "am1", 1: "bm1"},
+        pile=["magician", "gnome", "wizard"],
+        specials=["fairy", card] if CARDS[card].special else ["fairy", "gnome"],
+        records=[won("witch", 1), won("thief", 2)],
+    )
     assert box_totals(st) == BOX_TOTALS
     st, _ = auction(st, {0: bid(fg=2, cg=1, amulet=True), 1: bid(fg=1), 2: bid(cg=2)})
     st = resolve_with_first_options(st)
@@ -1878,8 +2082,9 @@ def test_r5_reshuffle_leaves_out_a_doppelganger_won_this_turn() -> None:
     rest = list(SPECIAL_DECK)
     for c in ("fairy", "doppelganger"):
         rest.remove(c)
-    st = build(3, card="doppelganger", pile=[], specials=["fairy", "doppelganger"],
-               used_specials=rest)
+    st = build(
+        3, card="doppelganger", pile=[], specials=["fairy", "doppelganger"], used_specials=rest
+    )
     assert st.special_deck == []
     st, ev = auction(st, {2: bid(fg=1)})
     assert "special_deck_reshuffled" in types(ev)

@@ -47,18 +47,24 @@ def play_on(st: GameState, rng: random.Random) -> None:
         prompt = rng.choice(engine.prompts(st))
         legal = engine.legal_actions(st, prompt["seat"])
         assert legal
-        st, _ = engine.apply(st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt,
-                                                                      rng))
+        st, _ = engine.apply(
+            st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
+        )
         assert not state_problems(st), state_problems(st)
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=hs.integers(3, 6), seed=hs.integers(0, 2**32), steps=hs.integers(0, 400),
-       random_share=hs.sampled_from([0.0, 0.3, 1.0]), seat_pick=hs.integers(0, 5),
-       world_seed=hs.integers(0, 2**32))
+@given(
+    players=hs.integers(3, 6),
+    seed=hs.integers(0, 2**32),
+    steps=hs.integers(0, 400),
+    random_share=hs.sampled_from([0.0, 0.3, 1.0]),
+    seat_pick=hs.integers(0, 5),
+    world_seed=hs.integers(0, 2**32),
+)
 def test_a_drawn_world_is_legal_agrees_with_the_view_and_holds_the_box(
-        players: int, seed: int, steps: int, random_share: float, seat_pick: int,
-        world_seed: int) -> None:
+    players: int, seed: int, steps: int, random_share: float, seat_pick: int, world_seed: int
+) -> None:
     st = game_state(players, seed, steps, random_share)
     seat = seat_pick % players
     seen = engine.view(st, seat)

@@ -46,7 +46,11 @@ def test_simulate_gathers_the_figures() -> None:
     assert result.win_rate("heuristic") + result.win_rate("random") == pytest.approx(1.0)
     again = simulate(8, 4, 3, ["heuristic", "random"])
     assert (again.wins, again.turns, again.actions, again.seat_wins) == (
-        result.wins, result.turns, result.actions, result.seat_wins)
+        result.wins,
+        result.turns,
+        result.actions,
+        result.seat_wins,
+    )
     other = simulate(8, 4, 4, ["heuristic", "random"])
     assert (other.turns, other.actions) != (result.turns, result.actions)  # the seed matters
 
@@ -76,8 +80,10 @@ def parse_summary(out: str) -> dict[str, object]:
     m = re.search(r"Per game: ([\d.]+) turns, ([\d.]+) actions on average", out)
     assert m, out
     figures.update(turns=float(m[1]), actions=float(m[2]))
-    figures["wins"] = {k: (int(n), float(rate)) for k, n, rate in re.findall(
-        r"^\s+(\w+)\s+(\d+) wins\s+([\d.]+)% of games", out, re.M)}
+    figures["wins"] = {
+        k: (int(n), float(rate))
+        for k, n, rate in re.findall(r"^\s+(\w+)\s+(\d+) wins\s+([\d.]+)% of games", out, re.M)
+    }
     m = re.search(r"Time: [\d.]+ s, ([\d,]+) actions/s, ([\d,.]+) games/s", out)
     assert m, out
     figures["actions_per_second"] = int(m[1].replace(",", ""))
@@ -85,7 +91,9 @@ def parse_summary(out: str) -> dict[str, object]:
 
 
 def test_main_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--games", "6", "--players", "3", "--seed", "2", "--bots", "random,heuristic"]) == 0
+    assert (
+        main(["--games", "6", "--players", "3", "--seed", "2", "--bots", "random,heuristic"]) == 0
+    )
     out = capsys.readouterr().out
     figures = parse_summary(out)
     assert figures["games"] == 6 and figures["players"] == 3 and figures["seed"] == 2
@@ -110,13 +118,25 @@ def test_main_prints_json_on_request(capsys: pytest.CaptureFixture[str]) -> None
     assert len(figures["seat_wins"]) == 6 and sum(figures["seat_wins"]) == 3
 
 
-@pytest.mark.parametrize("argv", [
-    ["--games", "0"], ["--players", "7"], ["--players", "2"], ["--seed", "-1"],
-    ["--bots", "heuristic,genius"], ["--bots", ","], ["--games", "many"], ["--colour", "red"],
-    ["--budget", "-1"], ["--budget", "soon"], ["--playouts", "0"],
-])
-def test_bad_options_are_refused_clearly(argv: list[str],
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--games", "0"],
+        ["--players", "7"],
+        ["--players", "2"],
+        ["--seed", "-1"],
+        ["--bots", "heuristic,genius"],
+        ["--bots", ","],
+        ["--games", "many"],
+        ["--colour", "red"],
+        ["--budget", "-1"],
+        ["--budget", "soon"],
+        ["--playouts", "0"],
+    ],
+)
+def test_bad_options_are_refused_clearly(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -133,16 +153,32 @@ def test_the_console_script_runs_a_simulation() -> None:
     script = Path(sys.executable).parent / "dragonstones"
     found = str(script) if script.exists() else shutil.which("dragonstones")
     assert found, "the dragonstones console script is not installed (pip install -e .)"
-    done = subprocess.run([found, "simulate", "--games", "4", "--players", "5", "--seed", "11",
-                           "--bots", "heuristic,random"], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [
+            found,
+            "simulate",
+            "--games",
+            "4",
+            "--players",
+            "5",
+            "--seed",
+            "11",
+            "--bots",
+            "heuristic,random",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     figures = parse_summary(done.stdout)
     assert figures["games"] == 4 and figures["players"] == 5 and figures["seed"] == 11
     wins = figures["wins"]
     assert isinstance(wins, dict) and sum(n for n, _ in wins.values()) == 4
-    bad = subprocess.run([found, "simulate", "--players", "9"], capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
+    bad = subprocess.run(
+        [found, "simulate", "--players", "9"], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert bad.returncode == 2 and "--players" in bad.stderr
 
 
@@ -153,11 +189,25 @@ def test_engine_seeds_differ_between_games() -> None:
 
 
 def test_the_hard_bot_is_simulated_with_its_budget_and_the_figures(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Win rates with their 95% interval, CPU per decision by kind; --budget 0 and --playouts
     make the run deterministic."""
-    argv = ["--games", "3", "--players", "3", "--seed", "5", "--bots", "hard,heuristic,heuristic",
-            "--budget", "0", "--playouts", "40", "--json"]
+    argv = [
+        "--games",
+        "3",
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--bots",
+        "hard,heuristic,heuristic",
+        "--budget",
+        "0",
+        "--playouts",
+        "40",
+        "--json",
+    ]
     assert main(argv) == 0
     figures = json.loads(capsys.readouterr().out)
     hard = figures["wins"]["hard"]
@@ -168,7 +218,9 @@ def test_the_hard_bot_is_simulated_with_its_budget_and_the_figures(
     assert figures["budget"] == {"playouts": 40, "seconds": 0.0}
     assert main(argv) == 0
     again = json.loads(capsys.readouterr().out)
-    assert again["wins"]["hard"]["count"] == hard["count"] and again["actions"] == figures["actions"]
+    assert (
+        again["wins"]["hard"]["count"] == hard["count"] and again["actions"] == figures["actions"]
+    )
     assert main(argv[:-1]) == 0
     out = capsys.readouterr().out
     assert re.search(r"hard\s+\d+ wins .*95% CI [\d.]+% to [\d.]+%", out), out
@@ -178,6 +230,7 @@ def test_the_hard_bot_is_simulated_with_its_budget_and_the_figures(
 
 def test_the_confidence_interval_is_wilsons() -> None:
     from app.simulate import SimulationResult
+
     result = SimulationResult(300, 3, 0, ("hard", "heuristic"), wins={"hard": 165})
     low, high = result.interval("hard")
     assert low == pytest.approx(0.4935, abs=1e-3) and high == pytest.approx(0.6049, abs=1e-3)

@@ -41,5 +41,6 @@ def test_an_older_state_loads_and_plays_on(case: dict[str, Any]) -> None:
         if engine.is_over(after):
             break
         prompt = rng.choice(engine.prompts(after))
-        after, _ = engine.apply(after, prompt["seat"],
-                                random_legal_action(after, prompt["seat"], prompt, rng))
+        after, _ = engine.apply(
+            after, prompt["seat"], random_legal_action(after, prompt["seat"], prompt, rng)
+        )

@@ -62,8 +62,10 @@ class ChatClient(SeatClient):
             if predicate(line):
                 return line
         m = await self.wait_for(
-            lambda m: (m["type"] == "chat" and predicate(m["line"]))
-            or (m["type"] == "chat_lines" and any(predicate(x) for x in m["lines"])),
+            lambda m: (
+                (m["type"] == "chat" and predicate(m["line"]))
+                or (m["type"] == "chat_lines" and any(predicate(x) for x in m["lines"]))
+            ),
             timeout=timeout,
         )
         return m["line"] if m["type"] == "chat" else next(x for x in m["lines"] if predicate(x))
@@ -258,7 +260,8 @@ async def test_spectators_channel_reaches_only_players_who_show_it(
     spoken = ('"zq spectators only"', '"zq second"', '"zq third"')
     assert not any(t in f for f in a.frames for t in spoken)
     assert [x["text"] for x in b.lines() if x["channel"] == "spectators"] == [
-        "zq spectators only", "zq second",
+        "zq spectators only",
+        "zq second",
     ]
     # A spectator's label is the same after a reconnection of the same browser (with the key
     # the server gave it with its label).
@@ -304,7 +307,9 @@ async def test_a_line_crosses_server_processes(database: Database, server_factor
         while len(text_of(c.lines(), "spectators")) < 40:
             await c.recv()
     said = [(x["id"], x["text"]) for x in w.live() if x["channel"] == "spectators"]
-    assert sorted(t for _, t in said) == sorted(f"crowd {i}-{k}" for i in range(8) for k in range(5))
+    assert sorted(t for _, t in said) == sorted(
+        f"crowd {i}-{k}" for i in range(8) for k in range(5)
+    )
     assert [i for i, _ in said] == sorted(i for i, _ in said)
     for c in crowd:
         assert [(x["id"], x["text"]) for x in c.live() if x["channel"] == "spectators"] == said
@@ -341,8 +346,9 @@ async def test_a_server_notice_reaches_every_viewer(
         await c.close()
 
 
-@pytest.mark.parametrize("payload", [{"type": "chat_show", "spectators": "yes"},
-                                     {"type": "chat_show"}, {"type": "chat"}])
+@pytest.mark.parametrize(
+    "payload", [{"type": "chat_show", "spectators": "yes"}, {"type": "chat_show"}, {"type": "chat"}]
+)
 async def test_malformed_chat_messages(shared_server: ServerProcess, payload: Any) -> None:
     async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
         table_id, (ann,) = await seated_table(http, ("Ann",))

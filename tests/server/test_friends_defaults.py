@@ -31,13 +31,19 @@ async def test_new_tables_have_the_default_time_limits_unless_asked_otherwise(
         r = await http.post("/api/tables", json={"seats": 3})
         assert r.status_code == 201
         table = r.json()
-        assert (table["turn_seconds"], table["choose_seconds"], table["grace_seconds"]) == (45, 60, 30)
+        assert (table["turn_seconds"], table["choose_seconds"], table["grace_seconds"]) == (
+            45,
+            60,
+            30,
+        )
         r = await http.post(
             "/api/tables", json={"seats": 3, "turn_seconds": None, "choose_seconds": None}
         )
         table = r.json()
         assert (table["turn_seconds"], table["choose_seconds"], table["grace_seconds"]) == (
-            None, None, 120
+            None,
+            None,
+            120,
         )
         r = await http.post("/api/tables", json={"seats": 3, "turn_seconds": 20})
         assert (r.json()["turn_seconds"], r.json()["choose_seconds"]) == (20, 60)
@@ -97,8 +103,11 @@ async def test_the_log_says_when_a_bot_sits_down_and_when_the_host_removes_someo
             for n in notices(watcher, ("joined", "bot_joined", "removed"))
         ]
         assert said == [
-            ("joined", 0, "Ann"), ("joined", 1, "Zed"), ("bot_joined", 2, "Bot 3"),
-            ("removed", 1, "Zed"), ("removed", 2, "Bot 3"),
+            ("joined", 0, "Ann"),
+            ("joined", 1, "Zed"),
+            ("bot_joined", 2, "Bot 3"),
+            ("removed", 1, "Zed"),
+            ("removed", 2, "Bot 3"),
         ]
         await watcher.close()
 

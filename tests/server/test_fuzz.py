@@ -66,19 +66,28 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(
             str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
             "run",
             f"{server.http}/openapi.json",
-            "--checks", "all",
+            "--checks",
+            "all",
             # JSON Schema counts 4.0 as an integer; the server refuses it on purpose (issue 20:
             # integers only, the same on every route; tests/server/test_public_limits.py), so
             # "schema-valid data is accepted" cannot hold for numbers. Every other check runs.
-            "--exclude-checks", "positive_data_acceptance",
-            "--seed", str(SEED),
-            "--max-examples", "15",
-            "--max-time", "35",
-            "--workers", "1",
-            "--generation-codec", "ascii",
-            "--generation-database", "none",
+            "--exclude-checks",
+            "positive_data_acceptance",
+            "--seed",
+            str(SEED),
+            "--max-examples",
+            "15",
+            "--max-time",
+            "35",
+            "--workers",
+            "1",
+            "--generation-codec",
+            "ascii",
+            "--generation-database",
+            "none",
             "--no-color",
-            "--report-dir", str(tmp_path),
+            "--report-dir",
+            str(tmp_path),
         ],
         capture_output=True,
         text=True,
@@ -95,9 +104,32 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(
 # -- the table socket --------------------------------------------------------------------------
 
 ODD_VALUES: list[Any] = [
-    None, True, False, -1, 0, 2**31, -(2**63), 2**64, 10**30, 1.5, 1e308, "", "x" * 1500,
-    "\x00", "a\x00b", "\u202e", "é" * 40, "~bot-1-v3", "bot-2-v2", "timeout-1-1-1-bid-witch",
-    [], [1, 2], {}, {"type": "bid"}, "bid", "ping",
+    None,
+    True,
+    False,
+    -1,
+    0,
+    2**31,
+    -(2**63),
+    2**64,
+    10**30,
+    1.5,
+    1e308,
+    "",
+    "x" * 1500,
+    "\x00",
+    "a\x00b",
+    "\u202e",
+    "é" * 40,
+    "~bot-1-v3",
+    "bot-2-v2",
+    "timeout-1-1-1-bid-witch",
+    [],
+    [1, 2],
+    {},
+    {"type": "bid"},
+    "bid",
+    "ping",
 ]
 
 
@@ -106,10 +138,12 @@ def _frame(rng: random.Random) -> str | bytes:
     base: dict[str, Any] = rng.choice(
         [
             {"type": "action", "action": bid(rng.randint(0, 3)), "action_id": f"f{rng.random()}"},
-            {"type": "action", "action": {"type": "tiebreak", "silver": 1, "amulet": False},
-             "action_id": "t1"},
-            {"type": "action", "action": {"type": "choose", "option": "silver"},
-             "action_id": "c1"},
+            {
+                "type": "action",
+                "action": {"type": "tiebreak", "silver": 1, "amulet": False},
+                "action_id": "t1",
+            },
+            {"type": "action", "action": {"type": "choose", "option": "silver"}, "action_id": "c1"},
             {"type": "ping"},
         ]
     )
@@ -171,8 +205,15 @@ async def test_a_seeded_socket_fuzz_gets_answers_never_a_crash(
     for _ in range(30):
         table = rng.choice([table_id, table_id + "x", "%00", "a" * rng.randrange(1, 60), "-"])
         query = rng.choice(
-            ["", f"?token={ann.token}", "?token=%00", f"?since={rng.randint(-5, 2**40)}",
-             "?since=%FF", f"?token={ann.token}&since=x", "?token=" + "t" * 500]
+            [
+                "",
+                f"?token={ann.token}",
+                "?token=%00",
+                f"?since={rng.randint(-5, 2**40)}",
+                "?since=%FF",
+                f"?token={ann.token}&since=x",
+                "?token=" + "t" * 500,
+            ]
         )
         async with websockets.connect(f"{server.ws}/ws/tables/{table}{query}") as ws:
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))

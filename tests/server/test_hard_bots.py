@@ -48,7 +48,9 @@ async def test_a_person_plays_a_whole_game_against_two_hard_bots(
         assert client.view is not None and client.view["winner"] == record["winner"]
         await client.close()
     log = server.log()
-    assert "hard bots think in 2 worker process(es), 0.02 s of CPU per decision, niceness +10" in log
+    assert (
+        "hard bots think in 2 worker process(es), 0.02 s of CPU per decision, niceness +10" in log
+    )
     assert "failed to decide" not in log and "illegal action" not in log
 
 
@@ -57,28 +59,33 @@ async def test_an_unknown_bot_kind_is_refused(database: Database, server_factory
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
         ann = await join(http, table_id, "Ann")
-        r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "genius"},
-                            headers=bearer(ann))
+        r = await http.post(
+            f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "genius"}, headers=bearer(ann)
+        )
         assert r.status_code == 422, r.text
         table = (await http.get(f"/api/tables/{table_id}")).json()
         assert [p["bot"] for p in table["players"]] == [False]
 
 
-async def test_the_queue_seats_hard_bots_on_request(database: Database,
-                                                    server_factory: Any) -> None:
+async def test_the_queue_seats_hard_bots_on_request(
+    database: Database, server_factory: Any
+) -> None:
     server: ServerProcess = server_factory(database, **FAST)
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         r = await http.post("/api/queue", json={"name": "Ann", "size": 3, "bots_after": 0})
         assert r.status_code in (200, 201), r.text
         ticket = r.json()
         auth = {"Authorization": f"Bearer {ticket['token']}"}
-        bad = await http.post(f"/api/queue/{ticket['ticket']}/bots", json={"kind": "genius"},
-                              headers=auth)
+        bad = await http.post(
+            f"/api/queue/{ticket['ticket']}/bots", json={"kind": "genius"}, headers=auth
+        )
         assert bad.status_code == 422, bad.text
         assert (await http.get(f"/api/queue/{ticket['ticket']}", headers=auth)).json()[
-            "status"] == "waiting"
-        r = await http.post(f"/api/queue/{ticket['ticket']}/bots", json={"kind": "hard"},
-                            headers=auth)
+            "status"
+        ] == "waiting"
+        r = await http.post(
+            f"/api/queue/{ticket['ticket']}/bots", json={"kind": "hard"}, headers=auth
+        )
         assert r.status_code == 200, r.text
         out = r.json()
         assert out["status"] == "matched"
@@ -86,22 +93,26 @@ async def test_the_queue_seats_hard_bots_on_request(database: Database,
         assert [p["bot_kind"] for p in table["players"]] == [None, "hard", "hard"]
 
 
-async def test_the_queue_seats_normal_bots_without_a_body(database: Database,
-                                                          server_factory: Any) -> None:
+async def test_the_queue_seats_normal_bots_without_a_body(
+    database: Database, server_factory: Any
+) -> None:
     """The contract's call, unchanged: no body, the normal bot."""
     server: ServerProcess = server_factory(database)
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         r = await http.post("/api/queue", json={"name": "Bea", "size": 4, "bots_after": 0})
         ticket = r.json()
-        r = await http.post(f"/api/queue/{ticket['ticket']}/bots",
-                            headers={"Authorization": f"Bearer {ticket['token']}"})
+        r = await http.post(
+            f"/api/queue/{ticket['ticket']}/bots",
+            headers={"Authorization": f"Bearer {ticket['token']}"},
+        )
         assert r.status_code == 200, r.text
         table = (await http.get(f"/api/tables/{r.json()['table_id']}")).json()
         assert [p["bot_kind"] for p in table["players"]] == [None, *["heuristic"] * 3]
 
 
-async def _stand_in_kind(http: httpx.AsyncClient, server: ServerProcess,
-                         chosen: str | None) -> dict[str, Any]:
+async def _stand_in_kind(
+    http: httpx.AsyncClient, server: ServerProcess, chosen: str | None
+) -> dict[str, Any]:
     """Bob leaves a started game, Ann hands his seat to a bot: the table's player record."""
     # Untimed: at a timed table (the default since issue 18) the server hands the seat over by
     # itself once the grace has passed, racing Ann's request.
@@ -114,16 +125,16 @@ async def _stand_in_kind(http: httpx.AsyncClient, server: ServerProcess,
     bob = await join(http, table_id, "Bob")
     await add_bots(http, ann, 1)
     if chosen is not None:
-        r = await http.patch(f"/api/tables/{table_id}", json={"stand_in_kind": chosen},
-                             headers=bearer(ann))
+        r = await http.patch(
+            f"/api/tables/{table_id}", json={"stand_in_kind": chosen}, headers=bearer(ann)
+        )
         assert r.status_code == 200 and r.json()["stand_in_kind"] == chosen, r.text
     a = SeatClient(server.ws, table_id, ann.token, ann.seat)
     await a.connect()
     await start(http, ann)
     deadline = asyncio.get_running_loop().time() + 30
     while True:  # Bob never connected: once the grace period is over he is absent
-        r = await http.post(f"/api/tables/{table_id}/seats/{bob.seat}/standin",
-                            headers=bearer(ann))
+        r = await http.post(f"/api/tables/{table_id}/seats/{bob.seat}/standin", headers=bearer(ann))
         if r.status_code == 200:
             break
         assert r.json()["detail"]["code"] == "too_early", r.text
@@ -145,7 +156,8 @@ async def test_stand_ins_are_normal_bots_unless_the_host_chooses_hard(
         # A kind the server does not know is refused, and changes nothing.
         table_id = await create_table(http, 3)
         ann = await join(http, table_id, "Ann")
-        r = await http.patch(f"/api/tables/{table_id}", json={"stand_in_kind": "genius"},
-                             headers=bearer(ann))
+        r = await http.patch(
+            f"/api/tables/{table_id}", json={"stand_in_kind": "genius"}, headers=bearer(ann)
+        )
         assert r.status_code == 422
         assert (await http.get(f"/api/tables/{table_id}")).json()["stand_in_kind"] is None

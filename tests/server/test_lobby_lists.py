@@ -31,7 +31,10 @@ async def _quickplay(http: httpx.AsyncClient, name: str, seats: int | None = Non
 
 
 async def _online(
-    http: httpx.AsyncClient, server: ServerProcess, table_id: str, name: str,
+    http: httpx.AsyncClient,
+    server: ServerProcess,
+    table_id: str,
+    name: str,
     sockets: list[SeatClient],
 ) -> None:
     """Join and keep the table page open: quick play seats people only beside someone online

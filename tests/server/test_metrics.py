@@ -66,9 +66,10 @@ async def test_metrics_count_a_whole_game(database: Database, server_factory: An
         await watcher.close()
         after = await scrape(http)
         for _ in range(50):  # the server notices the closed sockets a moment later
-            if after['dragonstones_sockets_open{role="player"}'] == 0 and after[
-                'dragonstones_sockets_open{role="spectator"}'
-            ] == 0:
+            if (
+                after['dragonstones_sockets_open{role="player"}'] == 0
+                and after['dragonstones_sockets_open{role="spectator"}'] == 0
+            ):
                 break
             await asyncio.sleep(0.1)
             after = await scrape(http)
@@ -81,7 +82,9 @@ async def test_metrics_count_a_whole_game(database: Database, server_factory: An
         key = f'dragonstones_actions_committed_total{{kind="{kind}"}}'
         assert after.get(key, 0) - before.get(key, 0) == kinds.get(kind, 0), kind
     assert sum(kinds.values()) == len(rows) > 10
-    assert after["dragonstones_commit_seconds_count"] - before["dragonstones_commit_seconds_count"] == len(rows)
+    assert after["dragonstones_commit_seconds_count"] - before[
+        "dragonstones_commit_seconds_count"
+    ] == len(rows)
     # Every action of the game was acknowledged (bots' included), plus none refused.
     assert after["dragonstones_action_ack_seconds_count"] == len(rows)
     code = f'dragonstones_errors_total{{code="{refused["code"]}"}}'

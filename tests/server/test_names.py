@@ -19,8 +19,20 @@ from tests.server.harness import Database, ServerProcess, add_bots, create_table
 ServerFactory = Callable[..., ServerProcess]
 
 BOT_LIKE = ["Bot 3", "bot 3", "BOT 2", "Bot3", "  bot   12 ", "ＢＯＴ　３", "Bot ３"]
-INVISIBLE = ["Ann\u200b", "\u202eAnn", "A\u200dnn", "\u2060", "Ann\x00", "Ann\x1b[31m", "\u0301Ann",
-             "L\x1fE", "A\tB", "A\nB", "\x85Ann", "Ann\ue000"]
+INVISIBLE = [
+    "Ann\u200b",
+    "\u202eAnn",
+    "A\u200dnn",
+    "\u2060",
+    "Ann\x00",
+    "Ann\x1b[31m",
+    "\u0301Ann",
+    "L\x1fE",
+    "A\tB",
+    "A\nB",
+    "\x85Ann",
+    "Ann\ue000",
+]
 
 
 def test_the_normal_form() -> None:
@@ -59,8 +71,12 @@ async def test_names_at_a_table(database: Database, server_factory: ServerFactor
         await join(http, table_id, "<script>alert(1)</script>")
         table = (await http.get(f"/api/tables/{table_id}")).json()
         shown = [p["name"] for p in table["players"]]
-        assert shown == ["Ann", "Bot 2", unicodedata.normalize("NFC", "Zoe\u0308\u0308"),
-                         "<script>alert(1)</script>"], shown
+        assert shown == [
+            "Ann",
+            "Bot 2",
+            unicodedata.normalize("NFC", "Zoe\u0308\u0308"),
+            "<script>alert(1)</script>",
+        ], shown
         # The name is kept as text: showing it as text is the client's job (tests/browser).
         assert all(
             sum(unicodedata.combining(c) > 0 for c in unicodedata.normalize("NFD", n)) <= 2
@@ -72,8 +88,9 @@ async def test_names_at_a_table(database: Database, server_factory: ServerFactor
 
 BLANK_LOOKING = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", " \u3164 \u2800 ", "\ufe0f"]
 # Each shows exactly as "Host" on screen.
-HOST_LOOKALIKES = ["Host" + c for c in
-                   ("\ufe0f", "\ufe00", "\U000e0100", "\u034f", "\u17b4", "\u3164", "\u2800")]
+HOST_LOOKALIKES = [
+    "Host" + c for c in ("\ufe0f", "\ufe00", "\U000e0100", "\u034f", "\u17b4", "\u3164", "\u2800")
+]
 BOT_LOOKALIKES = ["B\u03bft 2", "\u0412ot 2", "Bot \u0662", "\u0412\u041e\u0422 3"]
 # Names the OpenAPI schema's pattern accepted but the server refused (schemathesis found them).
 SCHEMA_FINDS = [("quickplay", "\ud812\udf31"), ("join", "\u0116\udbaf\udf0c;A")]
@@ -112,7 +129,10 @@ async def test_blank_and_look_alike_names_are_refused_at_a_table(
                 assert r.json()["detail"]["code"] == "invalid_name", (path, name, r.text)
         for name in [*HOST_LOOKALIKES, "H\u043est", "\u041do\u0455t", "HOST"]:
             r = await http.post(f"/api/tables/{table_id}/join", json={"name": name})
-            assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken"), (name, r.text)
+            assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken"), (
+                name,
+                r.text,
+            )
         table = (await http.get(f"/api/tables/{table_id}")).json()
         assert [p["name"] for p in table["players"]] == ["Host", "Bot 2"]
         # The two names schemathesis found: refused by the server, and by the schema too.
@@ -126,8 +146,19 @@ async def test_blank_and_look_alike_names_are_refused_at_a_table(
             assert (r.status_code, r.json()["detail"]["code"]) == (422, "invalid_name"), r.text
             assert pattern.search(name) is None, raw
         # Whatever the schema accepts among these, the server accepts (and the other way round).
-        for name in ["Ann", "Zo\u00eb", "\u674e\u96f7", "Ann \u2764\ufe0f", "\u00a0Ann", *BLANK_LOOKING,
-                     *BOT_LOOKALIKES[:1], "Bot 3", "\u0301Ann", "A\u200bB", "\U000e0041"]:
+        for name in [
+            "Ann",
+            "Zo\u00eb",
+            "\u674e\u96f7",
+            "Ann \u2764\ufe0f",
+            "\u00a0Ann",
+            *BLANK_LOOKING,
+            *BOT_LOOKALIKES[:1],
+            "Bot 3",
+            "\u0301Ann",
+            "A\u200bB",
+            "\U000e0041",
+        ]:
             fresh = await create_table(http, 3)
             r = await http.post(f"/api/tables/{fresh}/join", json={"name": name})
             schema_says = pattern.search(name) is not None

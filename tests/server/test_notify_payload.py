@@ -26,7 +26,7 @@ def _payload(c: Commit) -> str:
 
 def test_a_commit_notification_carries_its_action() -> None:
     # An action_id with the separators of the payload in it still reads back whole.
-    c = _commit([{"type": "bid_submitted", "seat": 2, "text": "Bea: \"1, 2\""}], 'a:b,"c"]')
+    c = _commit([{"type": "bid_submitted", "seat": 2, "text": 'Bea: "1, 2"'}], 'a:b,"c"]')
     table_id, version, carried = parse(_payload(c)) or ("", None, None)
     assert (table_id, version) == ("T1", 7)
     assert carried == Carried(

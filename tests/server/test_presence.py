@@ -71,7 +71,9 @@ async def test_presence_is_seen_by_a_second_process(
         await ann_page.connect()
         await ann_page.wait_for(lambda m: m["type"] == "table")
         seen = await _table(http2, table_id)
-        assert _player(seen, ann.seat)["connected"] and _player(seen, ann.seat)["away_since"] is None
+        assert (
+            _player(seen, ann.seat)["connected"] and _player(seen, ann.seat)["away_since"] is None
+        )
         assert seen["online"] == 1
         await bob_page.connect()
         await bob_page.wait_for(lambda m: m["type"] == "table")
@@ -92,13 +94,14 @@ async def test_presence_is_seen_by_a_second_process(
         if database.backend == "postgres":
             # Bob's socket on the other process is told through the bus.
             await bob_page.wait_for(
-                lambda m: m["type"] == "table"
-                and not _player(m["table"], ann.seat)["connected"],
+                lambda m: m["type"] == "table" and not _player(m["table"], ann.seat)["connected"],
                 timeout=5,
             )
         presence = (await _table(http2, table_id))["players"]
         assert {p["seat"]: p["away_since"] is None for p in presence} == {
-            ann.seat: False, bob.seat: True, bot["seat"]: True,
+            ann.seat: False,
+            bob.seat: True,
+            bot["seat"]: True,
         }
         await bob_page.close()
 

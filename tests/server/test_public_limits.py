@@ -152,8 +152,7 @@ async def test_spectators_labels_are_the_servers_and_unique(
         table_id = await create_table(http, 3)
     # Spectators choosing keys (the same one, or one each) get labels of the server's choosing.
     watchers = [
-        await _chat(server, table_id, None, None, viewer="the-same-chosen-key")
-        for _ in range(12)
+        await _chat(server, table_id, None, None, viewer="the-same-chosen-key") for _ in range(12)
     ]
     told = [next(m for m in w.messages if m["type"] == "viewer") for w in watchers]
     labels = [t["name"] for t in told]
@@ -229,7 +228,9 @@ async def _raw_socket(port: int, path: str, frames: list[bytes]) -> bytes:
 
 
 def _protocol_lines(server: ServerProcess) -> list[str]:
-    return [line for line in server.log().splitlines() if "protocol_error" in line or "UTF-8" in line]
+    return [
+        line for line in server.log().splitlines() if "protocol_error" in line or "UTF-8" in line
+    ]
 
 
 async def test_bad_frames_log_one_line_per_socket_and_are_counted(
@@ -306,6 +307,10 @@ async def test_numbers_are_integers_on_every_route(
             assert r.status_code == 422, (method, path, body, r.text)
             assert r.json()["detail"]["code"] == "invalid_request", (body, r.text)
         # Integers pass.
-        r = await http.patch(f"/api/tables/{table_id}", json={"turn_seconds": 30}, headers=bearer(ann))
+        r = await http.patch(
+            f"/api/tables/{table_id}", json={"turn_seconds": 30}, headers=bearer(ann)
+        )
         assert r.status_code == 200, r.text
-        assert (await http.post("/api/tables", json={"seats": 3, "grace_seconds": 60})).status_code == 201
+        assert (
+            await http.post("/api/tables", json={"seats": 3, "grace_seconds": 60})
+        ).status_code == 201

@@ -13,14 +13,17 @@ async def test_tables_carry_links_on_public_url(sqlite_db: Database, server_fact
     server: ServerProcess = server_factory(sqlite_db, PUBLIC_URL="https://dragons.example.org/")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
-        for table in ((await http.get(f"/api/tables/{table_id}")).json(),
-                      *(await http.get("/api/tables")).json()):
+        for table in (
+            (await http.get(f"/api/tables/{table_id}")).json(),
+            *(await http.get("/api/tables")).json(),
+        ):
             assert table["invite_url"] == f"https://dragons.example.org/t/{table_id}"
             assert table["watch_url"] == f"https://dragons.example.org/t/{table_id}?watch=1"
 
 
-async def test_tables_have_no_links_without_public_url(shared_server: ServerProcess,
-                                                       http: httpx.AsyncClient) -> None:
+async def test_tables_have_no_links_without_public_url(
+    shared_server: ServerProcess, http: httpx.AsyncClient
+) -> None:
     table_id = await create_table(http, 3)
     table = (await http.get(f"/api/tables/{table_id}")).json()
     assert table["invite_url"] is None and table["watch_url"] is None

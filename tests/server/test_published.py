@@ -152,7 +152,9 @@ async def test_a_finished_game_is_computed_once_and_cached_for_good(
             assert changed.status_code == 200 and changed.content == first.content
         metrics = (await http.get("/metrics")).text
         computed = dict(
-            re.findall(r'dragonstones_game_documents_computed_total\{kind="(\w+)"\} ([0-9.]+)', metrics)
+            re.findall(
+                r'dragonstones_game_documents_computed_total\{kind="(\w+)"\} ([0-9.]+)', metrics
+            )
         )
         assert computed == {"replay": "1.0", "record": "1.0"}, computed
         # A game not over is not cached (nor published): asked again, still refused.
@@ -187,7 +189,9 @@ async def test_costly_reads_have_a_limit_of_their_own(
         assert (await http.get("/healthz")).status_code == 200
         # Another address has its own.
         other = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
-        async with httpx.AsyncClient(base_url=server.http, timeout=30, transport=other) as elsewhere:
+        async with httpx.AsyncClient(
+            base_url=server.http, timeout=30, transport=other
+        ) as elsewhere:
             assert (await elsewhere.get("/api/tables")).status_code == 200
 
 

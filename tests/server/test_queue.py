@@ -36,8 +36,12 @@ async def test_any_4_4_any_get_one_four_seat_table_and_the_game_starts(
     assert {n: m["seat"] for n, m in matched.items()} == {"Ann": 0, "Bob": 1, "Cat": 2, "Dan": 3}
     assert all(m["bots"] == 0 for m in matched.values())
     assert await seated_names(server.http, table_id) == [
-        (0, "Ann", False), (1, "Bob", False), (2, "Cat", False), (3, "Dan", False)
+        (0, "Ann", False),
+        (1, "Bob", False),
+        (2, "Cat", False),
+        (3, "Dan", False),
     ]
+
     # Matched (and told) in one commit, started just after: the start is waited for.
     async def started() -> list[Any] | None:
         rows = await db_rows(database, "SELECT id, seats, status, public FROM tables")
@@ -53,7 +57,10 @@ async def test_any_4_4_any_get_one_four_seat_table_and_the_game_starts(
     # The ticket can be read again (a page reload): the same seat and token.
     again = await bob.read()
     assert (again["status"], again["table_id"], again["seat"], again["seat_token"]) == (
-        "matched", table_id, 1, matched["Bob"]["token"]
+        "matched",
+        table_id,
+        1,
+        matched["Bob"]["token"],
     )
     # The socket is closed once matched; the seat token opens the table's socket.
     for p in (ann, bob, cat, dan):
@@ -94,7 +101,12 @@ async def test_a_lone_player_accepts_bots_after_the_wait(
     matched = await eve.wait_for("matched")
     assert (matched["seat"], matched["bots"]) == (0, 3)  # "any" accepts bots at a 4-seat table
     players = await seated_names(server.http, matched["table_id"])
-    assert players == [(0, "Eve", False), (1, "Bot 2", True), (2, "Bot 3", True), (3, "Bot 4", True)]
+    assert players == [
+        (0, "Eve", False),
+        (1, "Bot 2", True),
+        (2, "Bot 3", True),
+        (3, "Bot 4", True),
+    ]
     # The ticket is matched (and its socket told) in one commit, the game started just after:
     # two events whose order a socket may see either way; the game starts, waited for.
     async with httpx.AsyncClient(base_url=server.http) as http:
@@ -121,7 +133,9 @@ async def test_a_lone_player_accepts_bots_after_the_wait(
     assert (out["status"], out["seat"], out["bots"]) == ("matched", 0, 1)
     assert (await gus.wait_for("matched"))["table_id"] == out["table_id"]
     assert await seated_names(server.http, out["table_id"]) == [
-        (0, "Fay", False), (1, "Gus", False), (2, "Bot 3", True)
+        (0, "Fay", False),
+        (1, "Gus", False),
+        (2, "Bot 3", True),
     ]
     # Accepting again: the ticket already has its seat.
     r = await fay.call("POST", "/bots")
@@ -166,8 +180,9 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     await ned.close()
 
     async def ned_closed() -> bool:
-        rows = await db_rows(database, "SELECT closed_at FROM queue_entries WHERE id = :t",
-                             t=ned.ticket)
+        rows = await db_rows(
+            database, "SELECT closed_at FROM queue_entries WHERE id = :t", t=ned.ticket
+        )
         return rows[0].closed_at is not None
 
     await until(ned_closed, what="the server sees Ned's socket close")

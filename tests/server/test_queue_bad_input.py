@@ -55,7 +55,9 @@ async def test_bad_queue_input_is_refused_and_changes_nothing(
             assert r.status_code == 422, (body, r.text)
             # A name the server refuses has its own code (issue 20).
             bad_name = body.get("name") in ("Bot 2", "   ", "A\u0000n")
-            assert r.json()["detail"]["code"] == ("invalid_name" if bad_name else "invalid_request"), body
+            assert r.json()["detail"]["code"] == (
+                "invalid_name" if bad_name else "invalid_request"
+            ), body
         assert await db_rows(database, "SELECT id FROM queue_entries") == []
 
         ann = Queued(server.http, server.ws, "Ann")

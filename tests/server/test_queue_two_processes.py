@@ -87,7 +87,9 @@ async def test_two_processes_never_seat_a_queued_player_twice(
     for p, t in matched.items():
         (row,) = [s for s in people if s.name == p.name]
         assert (row.table_id, row.seat, row.token_hash) == (
-            t["table_id"], t["seat"], hash_token(t["seat_token"])
+            t["table_id"],
+            t["seat"],
+            hash_token(t["seat_token"]),
         )
     # Every table is full and started; its players fit its size.
     tables = await db_rows(pg_db, "SELECT id, seats, status FROM tables")

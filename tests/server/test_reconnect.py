@@ -61,7 +61,9 @@ async def test_reconnect_gets_missed_events_or_a_full_state_and_presence_is_show
         # The bot bids at once: every socket has its bid before Ann's last version is taken.
         for client in (a, b, c, watcher):
             await _settled(client)
-        assert _presence(watcher, ann.seat) and _presence(watcher, BOT_SEAT)  # a bot is always there
+        assert _presence(watcher, ann.seat) and _presence(
+            watcher, BOT_SEAT
+        )  # a bot is always there
 
         # Ann goes away: the table is told.
         seen = a.version

@@ -30,11 +30,15 @@ async def _finished_game(
     sockets stay open."""
     table_id = await create_table(http, 3)
     seats = [await join(http, table_id, n) for n in names]
-    r = await http.patch(f"/api/tables/{table_id}", json={"turn_seconds": 20},
-                         headers=bearer(seats[0]))
+    r = await http.patch(
+        f"/api/tables/{table_id}", json={"turn_seconds": 20}, headers=bearer(seats[0])
+    )
     assert r.status_code == 200, r.text
-    r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1, "kind": "random"},
-                        headers=bearer(seats[0]))
+    r = await http.post(
+        f"/api/tables/{table_id}/bots",
+        json={"count": 1, "kind": "random"},
+        headers=bearer(seats[0]),
+    )
     assert r.status_code == 200, r.text
     pages = [
         SeatClient(server.ws, table_id, s.token, s.seat, strategy=bot_strategy("heuristic", n))
@@ -50,9 +54,7 @@ async def _finished_game(
 
 
 async def _rematch(http: httpx.AsyncClient, seat: Seat, body: Any = None) -> httpx.Response:
-    return await http.post(
-        f"/api/tables/{seat.table_id}/rematch", json=body, headers=bearer(seat)
-    )
+    return await http.post(f"/api/tables/{seat.table_id}/rematch", json=body, headers=bearer(seat))
 
 
 async def test_rematch_seats_everyone_who_accepts_once(
@@ -88,7 +90,10 @@ async def test_rematch_seats_everyone_who_accepts_once(
 
         table = (await http.get(f"/api/tables/{new}")).json()
         assert (table["status"], table["seats"], table["public"], table["turn_seconds"]) == (
-            "open", 3, True, 20,
+            "open",
+            3,
+            True,
+            20,
         )
         assert [(p["name"], p["bot"]) for p in table["players"]] == [
             (p["name"], p["bot"]) for p in before["players"] if p["name"] != "Ann"
@@ -105,12 +110,14 @@ async def test_rematch_seats_everyone_who_accepts_once(
         assert (mine["table_id"], mine["seat"]) == (new, ann.seat)
         table = (await http.get(f"/api/tables/{new}")).json()
         assert table["taken"] == 3 and sorted(p["name"] for p in table["players"])[:2] == [
-            "Ann", "Bea",
+            "Ann",
+            "Bea",
         ]
         assert table["host"] == bea.seat
         # The new tokens work: Bea (host) starts the new game; Ann's token is seated there.
-        r = await http.post(f"/api/tables/{new}/start", headers={
-            "Authorization": f"Bearer {first['token']}"})
+        r = await http.post(
+            f"/api/tables/{new}/start", headers={"Authorization": f"Bearer {first['token']}"}
+        )
         assert r.status_code == 200, r.text
         ann_new = SeatClient(server.ws, new, mine["token"], mine["seat"])
         await ann_new.connect()

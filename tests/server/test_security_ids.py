@@ -68,9 +68,7 @@ async def test_a_player_using_the_bots_ids_cannot_stop_them(
         table_id = await create_table(http, 3)
         ann = await join(http, table_id, "Ann")
         await add_bots(http, ann, 2, "heuristic")
-        client = SeatClient(
-            server.ws, table_id, ann.token, ann.seat, bot_strategy("heuristic", 3)
-        )
+        client = SeatClient(server.ws, table_id, ann.token, ann.seat, bot_strategy("heuristic", 3))
         await client.connect()
         await start(http, ann)
         refused = 0
@@ -154,8 +152,11 @@ async def test_a_player_cannot_switch_off_another_seats_timer(
         await client.wait_for(lambda m: m["type"] == "ack")
         # Bob's time runs out (2 s): his empty bid is played and the auction is resolved.
         await client.wait_for(
-            lambda m: m["type"] == "state" and 1 not in m["view"]["auction"]["bids_submitted"]
-            and m["version"] > (version or 0) + 2,
+            lambda m: (
+                m["type"] == "state"
+                and 1 not in m["view"]["auction"]["bids_submitted"]
+                and m["version"] > (version or 0) + 2
+            ),
             timeout=15,
         )
         rows = await db_rows(

@@ -30,8 +30,9 @@ ServerFactory = Callable[..., ServerProcess]
 OTHER_ADDRESS = "127.0.0.2"
 
 
-async def _socket(server: ServerProcess, table_id: str, token: str | None = None,
-                  source: str = "127.0.0.1") -> Any:
+async def _socket(
+    server: ServerProcess, table_id: str, token: str | None = None, source: str = "127.0.0.1"
+) -> Any:
     url = f"{server.ws}/ws/tables/{table_id}" + (f"?token={token}" if token else "")
     ws = await websockets.connect(url, local_addr=(source, 0), close_timeout=2)
     return track(f"a socket of table {table_id} from {source}", ws)

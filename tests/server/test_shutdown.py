@@ -90,7 +90,9 @@ async def test_sigterm_mid_game_closes_with_1012_exits_fast_and_loses_nothing(
         seats = [await join(http, table_id, name) for name in ("Ann", "Bob", "Cat")]
         people = []
         for s in seats:
-            client = SeatClient(server.ws, table_id, s.token, s.seat, bot_strategy("random", s.seat))
+            client = SeatClient(
+                server.ws, table_id, s.token, s.seat, bot_strategy("random", s.seat)
+            )
             client.before_send = term.before_send
             people.append(client)
         for client in people:
@@ -125,6 +127,8 @@ async def test_sigterm_mid_game_closes_with_1012_exits_fast_and_loses_nothing(
         assert {r.action_id for r in rows if r.seat == client.seat} == set(client.acks)
         assert client.version == game.version
     replayed = engine.replay(
-        game.players, int(game.seed), [(r.seat, r.action if isinstance(r.action, dict) else json.loads(r.action)) for r in rows]
+        game.players,
+        int(game.seed),
+        [(r.seat, r.action if isinstance(r.action, dict) else json.loads(r.action)) for r in rows],
     )
     assert engine.dumps(replayed) == game.state

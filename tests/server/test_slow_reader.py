@@ -86,8 +86,13 @@ async def test_a_client_that_never_reads_is_closed_and_the_others_lose_nothing(
             if prompt["kind"] == "choose"
             else {"type": prompt["kind"], "silver": 0, "amulet": False}
             if prompt["kind"] == "tiebreak"
-            else {"type": "bid", "fairy_gold": 0, "common_gold": 0, "amulet": False,
-                  "black_magic": False}
+            else {
+                "type": "bid",
+                "fairy_gold": 0,
+                "common_gold": 0,
+                "amulet": False,
+                "black_magic": False,
+            }
         )
         await player.connect()
         began = time.monotonic()

@@ -38,8 +38,10 @@ async def test_a_queue_socket_counts_against_the_limits_on_sockets(
     ann = Queued(server.http, server.ws, "Ann")
     await ann.join()
     # Two spectators of a table take this address's two places.
-    watchers = [await websockets.connect(f"{server.ws}/ws/tables/{table_id}", close_timeout=2)
-                for _ in range(2)]
+    watchers = [
+        await websockets.connect(f"{server.ws}/ws/tables/{table_id}", close_timeout=2)
+        for _ in range(2)
+    ]
     for ws in watchers:
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "hello"
     await ann.connect()

@@ -111,14 +111,19 @@ async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_
         }
         for code, r in refusals.items():
             assert r.json()["detail"]["code"] == code, (code, r.text)
-            assert r.status_code == {"missing_token": 401, "invalid_token": 401,
-                                     "not_seated": 403}.get(code, 409)
+            assert r.status_code == {
+                "missing_token": 401,
+                "invalid_token": 401,
+                "not_seated": 403,
+            }.get(code, 409)
         assert "try again in" in refusals["too_early"].json()["detail"]["message"]
         table = (await http.get(f"/api/tables/{table_id}")).json()
         assert not _player(table, bob.seat)["stand_in"]  # nothing changed
         (row,) = await db_rows(
-            database, "SELECT stand_in FROM seats WHERE table_id = :t AND seat = :s",
-            t=table_id, s=bob.seat,
+            database,
+            "SELECT stand_in FROM seats WHERE table_id = :t AND seat = :s",
+            t=table_id,
+            s=bob.seat,
         )
         assert not row.stand_in
 

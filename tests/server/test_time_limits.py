@@ -57,7 +57,11 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         people = [await join(http, table_id, name) for name in ("Ann", "Bob", "Cid")]
         clients = [
             Scripted(
-                server.ws, table_id, s.token, s.seat, strategy=bot_strategy("heuristic", 11 + i),
+                server.ws,
+                table_id,
+                s.token,
+                s.seat,
+                strategy=bot_strategy("heuristic", 11 + i),
                 # Ann and Bob tie in the first auction: a tie-break, which both let run out.
                 first_bid=bid(1) if s.name in ("Ann", "Bob") else bid(0),
                 silent_kinds={"tiebreak", "choose"},
@@ -93,8 +97,10 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         assert [r.action_id.startswith("~timeout-") for r in sil_rows[:2]] == [True, True]
         assert all(r.action_id.startswith("~bot-") for r in sil_rows[2:]) and sil_rows[2:]
         (seat_row,) = await db_rows(
-            database, "SELECT stand_in FROM seats WHERE table_id = :t AND seat = :s",
-            t=table_id, s=sil.seat,
+            database,
+            "SELECT stand_in FROM seats WHERE table_id = :t AND seat = :s",
+            t=table_id,
+            s=sil.seat,
         )
         assert seat_row.stand_in
         # Nobody else timed out twice in a row, so nobody else got a bot.
@@ -137,7 +143,8 @@ async def _timed_table_with_bots(http: httpx.AsyncClient, seconds: int) -> tuple
     table_id = r.json()["id"]
     ann = await join(http, table_id, "Ann")
     r = await http.post(
-        f"/api/tables/{table_id}/bots", json={"count": 2},
+        f"/api/tables/{table_id}/bots",
+        json={"count": 2},
         headers={"Authorization": f"Bearer {ann.token}"},
     )
     assert r.status_code == 200
@@ -162,9 +169,7 @@ async def _first_time_out(database: Database, table_id: str, wait: float = 30) -
 
 # Alone, after the parallel tests: a restart races a deadline on the wall clock.
 @pytest.mark.serial
-async def test_a_restart_keeps_a_pending_deadline(
-    database: Database, server_factory: Any
-) -> None:
+async def test_a_restart_keeps_a_pending_deadline(database: Database, server_factory: Any) -> None:
     server: ServerProcess = server_factory(database)
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id, ann = await _timed_table_with_bots(http, 5)

@@ -90,11 +90,35 @@ class AckOut(BaseModel):
     duplicate: bool = False  # true: this action_id had already been applied; nothing new happened
 
 
+def encodable(text: str) -> bool:
+    """Whether a string can be sent: JSON text may escape a lone surrogate ("\\ud800"), which
+    parses into a str that UTF-8 cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class ErrorOut(BaseModel):
     type: Literal["error"] = "error"
     code: str
     message: str
     action_id: str | None = None
+
+    # An error may echo what a client sent before it was validated (its action_id, a text):
+    # whatever it holds, the reply must encode, or the socket fails instead of answering.
+    @field_validator("action_id")
+    @classmethod
+    def _echoable(cls, value: str | None) -> str | None:
+        return value if value is None or encodable(value) else None
+
+    @field_validator("message")
+    @classmethod
+    def _sendable(cls, value: str) -> str:
+        if encodable(value):
+            return value
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class PongOut(BaseModel):

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.core.messages import ErrorOut
 from tests.server.harness import (
     Database,
     Seat,
@@ -72,6 +73,17 @@ BAD_FRAMES: list[tuple[str | bytes, str]] = [
     (_action(_bid(fairy_gold=10**30)), "unaffordable"),
     (_action({"type": "tiebreak", "silver": 1, "amulet": False}), "wrong_phase"),
     (_action({"type": "choose", "option": "silver"}), "wrong_phase"),
+    # A lone surrogate, JSON-escaped, in each string a client sends that may be echoed back:
+    # the reply must still encode (it once failed and closed the socket with 1000).
+    (_action(_bid(), "\ud800"), "invalid_message"),
+    (_action("bid", "\udfff"), "invalid_message"),
+    ('{"type": "teleport", "action_id": "\\ud800"}', "unknown_type"),
+    ('{"type": "\\ud800", "action_id": "x\\udbff"}', "unknown_type"),
+    ('{"type": "ping", "\\ud800": 1}', "invalid_message"),
+    (_action({"type": "bid\ud800"}), "malformed"),
+    (_action(_bid(**{"x\ud800": 1})), "malformed"),
+    ('{"type": "chat", "text": "hi \\ud800"}', "invalid_message"),
+    ('{"type": "chat", "text": "hi", "channel": "\\udc00"}', "invalid_message"),
 ]
 
 
@@ -265,3 +277,13 @@ async def test_bad_http_input_gets_4xx_with_a_code_and_creates_nothing(
         assert (r.status_code, r.json()["detail"]["code"]) == (413, "body_too_large")
         assert (await http.get("/api/tables")).json() == before
         assert next(t for t in before if t["id"] == table_id)["taken"] == 1
+
+
+def test_an_error_reply_encodes_whatever_the_client_sent() -> None:
+    """The error model itself keeps a reply sendable: an echoed action_id that cannot be
+    encoded is dropped, a message holding one is escaped; valid ones are echoed as sent."""
+    lone = ErrorOut(code="invalid_message", message="bad \ud800 id", action_id="\ud800")
+    assert lone.action_id is None
+    assert json.loads(lone.model_dump_json())["message"] == "bad \\ud800 id"
+    fine = ErrorOut(code="invalid_message", message="déjà vu 🐉", action_id="a-1 é🐉")
+    assert json.loads(fine.model_dump_json())["action_id"] == "a-1 é🐉"

@@ -4,7 +4,8 @@ frames and timers of other games are not delayed while a search runs (issue 19).
 Each decision is a fresh `engine.HardBot` seeded from the seat's bot seed and the game's version:
 the worker keeps nothing between decisions, and the same seat at the same version decides alike.
 The pool (`hard_bot_workers` processes, started on the first decision) is made with "spawn", not
-"fork": a fork of a server with threads (aiosqlite's) could inherit a held lock.
+"fork": a fork of a server with threads (aiosqlite's) could inherit a held lock. Each worker
+exits when the server does, even when the server is killed (`end_with_parent`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,10 +30,34 @@ def decision_seed(bot_seed: int, version: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def start_worker(niceness: int) -> None:
+    """In each worker, once: end with the server, and think at a lower priority."""
+    end_with_parent()
+    lower_priority(niceness)
+
+
+def end_with_parent() -> None:
+    """Exit as soon as the server process is gone, however it went (SIGKILL runs no shutdown).
+    An idle worker waits on its call queue, whose pipe it holds both ends of, so it would
+    never see the server go; an orphaned pool also keeps multiprocessing's resource tracker
+    alive, which exits (unlinking the pool's semaphores) once no process holds its pipe.
+    The sign: multiprocessing's own pipe from the parent, which reads end-of-file when the
+    parent's end closes, that is when the parent exits."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
 def lower_priority(niceness: int) -> None:
-    """In each worker, once: a lower CPU priority than the server's, so that on a busy machine
-    the event loop (people's actions, frames, timers) is scheduled before the searches. The
-    budget is CPU time: a search gets its full budget, only later."""
+    """A lower CPU priority than the server's, so that on a busy machine the event loop
+    (people's actions, frames, timers) is scheduled before the searches. The budget is CPU
+    time: a search gets its full budget, only later."""
     if niceness > 0:
         os.nice(niceness)
 
@@ -62,7 +89,7 @@ class Thinkers:
             self.pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=lower_priority,
+                initializer=start_worker,
                 initargs=(self.niceness,),
             )
             log.info(

@@ -9,13 +9,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 
 from app.core import logs
 from app.core.config import Settings, get_settings
-from app.core.metrics import CONTENT_TYPE, Metrics
-from app.edge import http_errors, queue_api, readiness, replay
+from app.core.metrics import Metrics
+from app.edge import http_errors, metrics_access, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.limits import BodyLimit
 from app.edge.published import Published
@@ -110,11 +109,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     http_errors.install(app)
 
-    @app.get("/metrics", include_in_schema=False)
-    async def _metrics() -> Response:
-        """Prometheus text: games, sockets, actions, latencies, errors, conflicts."""
-        return Response(metrics.render(), media_type=CONTENT_TYPE)
-
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(ReplicaHeader, name=replica_name(settings.replica_name))
     app.add_middleware(KeepTransport)
@@ -132,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages)
     app.include_router(replay.router)
     app.include_router(readiness.router)
+    app.include_router(metrics_access.router)
     app.include_router(queue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).

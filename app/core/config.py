@@ -118,6 +118,19 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed (comma-separated;
     # empty: the TCP peer is the client).
     trusted_proxies: str = ""
+    metrics_allowed_networks: str = Field(
+        default="127.0.0.0/8, ::1, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7",
+        description="Addresses or networks (comma-separated) that may read `/metrics`: loopback "
+        "and private networks by default, where a Prometheus of one's own scrapes from. The "
+        "address is the client's as `TRUSTED_PROXIES` decides; a request relayed by a proxy "
+        "that is not trusted (it carries `X-Forwarded-For` or the like) counts as from outside. "
+        "Empty: nobody, unless with `METRICS_TOKEN`.",
+    )
+    metrics_token: str = Field(
+        default="",
+        description="A secret that opens `/metrics` from anywhere: `Authorization: Bearer "
+        "<METRICS_TOKEN>` (Prometheus: `authorization: {credentials: ...}`). Empty: none.",
+    )
     # -- a public service (issue 20) --
     # Reads that cost (a finished game's replay and record, the lists of tables): a token bucket
     # of their own per client address; beyond it 429 rate_limited (burst 0: no limit).

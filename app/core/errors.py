@@ -49,6 +49,7 @@ class Code(StrEnum):
     BODY_TOO_LARGE = "body_too_large"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNAUTHORIZED = "unauthorized"
+    FORBIDDEN = "forbidden"  # /metrics from an address outside METRICS_ALLOWED_NETWORKS
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
     # -- timers and absent players (issue 8) --
@@ -96,6 +97,7 @@ STATUS: dict[str, int] = {
     Code.CONFLICT: 409,
     Code.DUPLICATE_ACTION_ID: 409,
     Code.RATE_LIMITED: 429,
+    Code.FORBIDDEN: 403,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
     # -- timers and absent players (issue 8) --

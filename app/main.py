@@ -16,6 +16,7 @@ from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import http_errors, metrics_access, queue_api, readiness, replay
 from app.edge.api import api, pages
+from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
 from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     http_errors.install(app)
 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BrowserHeaders, policy=settings.content_security_policy)
     app.add_middleware(ReplicaHeader, name=replica_name(settings.replica_name))
     app.add_middleware(KeepTransport)
     # Outermost: a flood is refused before its body is read.

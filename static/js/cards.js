@@ -32,7 +32,7 @@ export function cardEl(id, { size = "small", extra = null, label = null } = {}) 
 export function coinStack(kind, count, { label = null, privateField = false } = {}) {
   const shown = Math.min(count, 6);
   const tokens = [];
-  for (let i = 0; i < shown; i++) tokens.push(h("i", { class: `coin ${kind}`, style: `--i:${i}` }));
+  for (let i = 0; i < shown; i++) tokens.push(h("i", { class: `coin ${kind}`, style: { "--i": i } }));
   const name = label || t(`coin.${kind}`);
   return h(
     "div",

@@ -50,6 +50,8 @@ export function h(tag, attrs = {}, ...children) {
     if (key === "class") el.className = value;
     else if (key === "text") setText(el, value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // Through the CSSOM: a style attribute would be inline style, which the page's policy refuses.
+    else if (key === "style") for (const [prop, v] of Object.entries(value)) el.style.setProperty(prop, String(v));
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
     } else if (value === true) el.setAttribute(key, "");

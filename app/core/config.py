@@ -118,6 +118,14 @@ class Settings(BaseSettings):
     # Addresses or networks of reverse proxies whose X-Forwarded-For is believed (comma-separated;
     # empty: the TCP peer is the client).
     trusted_proxies: str = ""
+    gzip_minimum_bytes: int = Field(
+        default=1024,
+        ge=0,
+        description="HTTP answers of at least this many bytes (the lists of tables, the client's "
+        "scripts and stylesheet, a finished game's record and replay) are sent gzip-compressed to "
+        "a client that accepts it (`Accept-Encoding: gzip`); smaller ones are sent as they are. "
+        "A replay of a long game shrinks from megabytes to a few per cent. 0: never compress.",
+    )
     content_security_policy: str = Field(
         # The client is plain ES modules and one stylesheet under /static: nothing inline,
         # nothing from elsewhere; sockets go back to the page's origin ('self' covers ws:/wss:).

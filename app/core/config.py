@@ -202,6 +202,22 @@ class Settings(BaseSettings):
     chat_replay_lines: int = 100
     chat_replay_max: int = 500
 
+    # -- what refused requests cost the log (issue 26): app.core.refusals --
+    log_refusals_per_address: int = Field(
+        default=5,
+        ge=0,
+        description="Log lines about one client address's refused requests, sockets, messages "
+        "and connections (our `refused` lines and uvicorn's access lines of 4xx answers) in each "
+        "`LOG_REFUSALS_WINDOW_SECONDS`; the others are counted in `/metrics` and told in one line "
+        "when the window ends (`N more refused from A in the last T s`). 0: only that line.",
+    )
+    log_refusals_window_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="The window of `LOG_REFUSALS_PER_ADDRESS`, in seconds. 0: every refusal is "
+        "logged.",
+    )
+
     @field_validator("public_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

@@ -77,6 +77,15 @@ class Metrics:
             "commit notifications received from the database",
             registry=r,
         )
+        self.connections_open = Gauge(
+            "dragonstones_connections_open",
+            "TCP connections this process holds (HTTP and WebSocket)", registry=r,
+        )  # fmt: skip
+        self.connections_dropped = Counter(
+            "dragonstones_connections_dropped",
+            "connections refused at accept or closed before their request arrived, by reason",
+            ["reason"], registry=r,
+        )  # fmt: skip
         for role in ("player", "spectator"):
             self.sockets_open.labels(role)
         # Each action kind's counter child, looked up once (labels() takes a lock per call).
@@ -134,6 +143,13 @@ class Metrics:
         self.protocol_errors.labels(code).inc()
         if first and log.isEnabledFor(logging.INFO) and REFUSALS.take(_who(fields)):
             event("protocol_error", code=code, **fields)
+
+    def connection_dropped(self, reason: str, address: str, *, logged: bool = True) -> None:
+        """The connection layer (app.edge.accept) refused a connection or closed it before its
+        request arrived: counted; logged within the address's budget unless `logged` is off."""
+        self.connections_dropped.labels(reason).inc()
+        if logged and log.isEnabledFor(logging.INFO) and REFUSALS.take(address_key(address)):
+            event("connection_dropped", reason=reason, address=address)
 
     def socket(self, opened: bool, *, table_id: str, seat: int | None) -> None:
         role = "spectator" if seat is None else "player"

@@ -84,6 +84,8 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         self.limits.release(self.transport)
 
     def _spend(self) -> bool:
+        if self.flooded:  # closed for it already: nothing more is answered
+            return False
         if self.budget.allow():
             return True
         self._close_flooded()

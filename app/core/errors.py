@@ -77,6 +77,8 @@ class Code(StrEnum):
     NO_SEAT = "no_seat"
     TABLE_CLOSED = "table_closed"
     REMOVED = "removed"
+    # -- a table flood from one address (issue 26) --
+    TOO_MANY_TABLES = "too_many_tables"
 
 
 STATUS: dict[str, int] = {
@@ -119,6 +121,8 @@ STATUS: dict[str, int] = {
     Code.NOT_HOST: 403,
     Code.NO_SEAT: 404,
     Code.TABLE_CLOSED: 410,
+    # -- a table flood from one address (issue 26) --
+    Code.TOO_MANY_TABLES: 429,
 }
 
 

@@ -9,7 +9,8 @@ import sys
 
 from app.core.metrics import JsonFormatter, TextFormatter
 
-TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+# A spectator's viewer key is a credential too (it speaks under the spectator's label).
+TOKEN_IN_QUERY = re.compile(r"((?:token|viewer)=)[^&\s\"']+")
 _OURS = "dragonstones"
 
 
@@ -24,7 +25,7 @@ class QuietProtocolErrors(logging.Filter):
 class HideTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "token=" in message:
+        if "token=" in message or "viewer=" in message:
             record.msg = TOKEN_IN_QUERY.sub(r"\1<hidden>", message)
             record.args = ()
         return True

@@ -161,6 +161,20 @@ async def test_empty_tables_count_against_the_address_that_opened_them(
         assert third in listed and second not in listed  # private tables are never listed
 
 
+async def test_calls_at_once_do_not_pass_the_limit_together(
+    database: Database, server_factory: ServerFactory
+) -> None:
+    server = server_factory(
+        database, MAX_EMPTY_TABLES_PER_ADDRESS="2", EMPTY_TABLE_LISTED_SECONDS="3600"
+    )
+    async with _client(server, FLOODER) as http:
+        answers = await asyncio.gather(
+            *(http.post("/api/tables", json={"seats": 3}) for _ in range(12))
+        )
+    codes = sorted(r.status_code for r in answers)
+    assert codes == [201] * 2 + [429] * 10, [r.text for r in answers]
+
+
 async def test_tables_nobody_sits_at_leave_the_list_after_the_grace(
     database: Database, server_factory: ServerFactory
 ) -> None:

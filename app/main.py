@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             online_tables=lambda: [t for t, r in hub.rooms.items() if r.audience.connected_seats()],
             public_url=settings.public_url,
             presence_stale=presence.stale,
+            empty_listed=timedelta(seconds=settings.empty_table_listed_seconds),
         )
         hub.queries = queries
         queries.live_state = hub.live_state

@@ -171,6 +171,24 @@ class Settings(BaseSettings):
     # The lobby lists an open table only while it changed within this many minutes, or while a
     # seated person holds a socket to it (in this process).
     table_idle_minutes: float = 10.0
+    # -- a table flood from one address (issue 26) --
+    empty_table_listed_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="A public table nobody is seated at (no person: bots do not count) is listed "
+        "in the lobby (`GET /api/tables`, quick play) for this many seconds after it was opened "
+        "or its last person left, and then no more; it stays open, reachable by its link, until "
+        "`TABLE_IDLE_MINUTES` close it. 0: such a table is never listed.",
+    )
+    max_empty_tables_per_address: int = Field(
+        default=3,
+        ge=0,
+        description="Tables nobody is seated at (no person: bots do not count) that one client "
+        "address may have opened (`POST /api/tables`; the address as `TRUSTED_PROXIES` decides) "
+        "within `EMPTY_TABLE_LISTED_SECONDS`, still open: the empty tables of one address the "
+        "lobby lists at once. One more is refused with `429 too_many_tables` until one of them "
+        "has a player, closes, or is older than that. 0: no limit.",
+    )
     # -- presence and stale tables (issue 8, lobby) --
     # Each process refreshes `seats.seen_at` of the seats it holds a socket of this often; a seat
     # not refreshed for 3 intervals (its process crashed) counts as away (0: no heartbeat, and a

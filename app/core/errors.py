@@ -81,6 +81,8 @@ class Code(StrEnum):
     TOO_MANY_CONNECTIONS = "too_many_connections"
     REQUEST_TIMEOUT = "request_timeout"
     HEAD_TOO_LARGE = "head_too_large"
+    # -- a table flood from one address (issue 26) --
+    TOO_MANY_TABLES = "too_many_tables"
 
 
 STATUS: dict[str, int] = {
@@ -127,6 +129,8 @@ STATUS: dict[str, int] = {
     Code.TOO_MANY_CONNECTIONS: 429,
     Code.REQUEST_TIMEOUT: 408,
     Code.HEAD_TOO_LARGE: 431,
+    # -- a table flood from one address (issue 26) --
+    Code.TOO_MANY_TABLES: 429,
 }
 
 

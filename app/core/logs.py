@@ -18,7 +18,8 @@ from typing import Any
 from app.core.metrics import JsonFormatter, TextFormatter
 from app.core.refusals import REFUSALS, address_key
 
-TOKEN_IN_QUERY = re.compile(r"(token=)[^&\s\"']+")
+# A spectator's viewer key is a credential too (it speaks under the spectator's label).
+TOKEN_IN_QUERY = re.compile(r"((?:token|viewer)=)[^&\s\"']+")
 _OURS = "dragonstones"
 # The longest argument or field (a path, a URL, a name) written whole; longer ones are cut.
 MAX_FIELD_CHARS = 200
@@ -92,7 +93,7 @@ class RefusalBudget(logging.Filter):
 class HideTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "token=" in message:
+        if "token=" in message or "viewer=" in message:
             record.msg = TOKEN_IN_QUERY.sub(r"\1<hidden>", message)
             record.args = ()
         return True

@@ -27,6 +27,7 @@ from app.core.schemas import (
 )
 from app.edge.deps import LobbyDep, QueriesDep, Token
 from app.edge.published import published, respond
+from app.edge.ratelimit import client_address, parse_proxies
 from app.lobby import rematch
 
 ERRORS: dict[int | str, dict[str, object]] = {
@@ -44,8 +45,9 @@ pages = APIRouter(include_in_schema=False)
 
 
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
-async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
-    """Open a table with 3 to 6 seats; a private table is reached only by its invite link."""
+async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> TableOut:
+    """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
+    tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
     # Issue 18: a time limit left out is the server's default; `null` is none.
     limits = lobby.hub.settings.default_limits()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
@@ -55,6 +57,7 @@ async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
         turn_seconds=limits["turn_seconds"],
         choose_seconds=limits["choose_seconds"],
         grace_seconds=body.grace_seconds,
+        address=client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies)),
     )
 
 
@@ -62,9 +65,11 @@ async def create_table(body: CreateTable, lobby: LobbyDep) -> TableOut:
 async def list_tables(
     queries: QueriesDep, status: Literal["open", "playing"] = "open"
 ) -> list[TableOut]:
-    """`open` (default): public tables that have not started and still have a free seat, newest
-    first. `playing`: public tables whose game is being played (games to watch), the most
-    recently active first, with the players' scores and the turn."""
+    """`open` (default): public tables that have not started and still have a free seat, those
+    with a person online first, then those with a person seated, then empty ones (listed for
+    `EMPTY_TABLE_LISTED_SECONDS` only), each newest first. `playing`: public tables whose game
+    is being played (games to watch), the most recently active first, with the players' scores
+    and the turn."""
     if status == "playing":
         return await queries.playing_tables()
     return await queries.open_tables()

@@ -9,9 +9,10 @@ both succeeding; then the table's sockets here are told, and other processes thr
 
 from __future__ import annotations
 
+import math
 import time
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -80,8 +81,13 @@ class Lobby:
         turn_seconds: int | None = None,
         choose_seconds: int | None = None,
         grace_seconds: int | None = None,
+        address: str | None = None,
     ) -> TableOut:
+        """A new table with nobody seated, opened by the client at `address` (None: not counted
+        against anyone)."""
         async with self.db.write() as session:
+            if address is not None:
+                await self._check_empty_tables(session, address)
             table = TableRow(
                 id=new_id(),
                 seats=seats,
@@ -90,9 +96,36 @@ class Lobby:
                 turn_seconds=turn_seconds,
                 choose_seconds=choose_seconds,
                 grace_seconds=grace_seconds,
+                creator_address=address[:64] if address is not None else None,
             )
             session.add(table)
         return self.queries.table_out(table, [], None)
+
+    async def _check_empty_tables(self, session: AsyncSession, address: str) -> None:
+        """Refuse a new table to an address whose tables the lobby lists with nobody seated
+        (those of the last EMPTY_TABLE_LISTED_SECONDS) are at the limit: one address cannot fill
+        the lobby with empty tables (the rate limit alone let it keep hundreds listed). In the
+        creating transaction, serialised per address (the write lock on SQLite, an advisory lock
+        on Postgres) so that a burst of calls cannot all pass."""
+        cap = self.settings.max_empty_tables_per_address
+        if cap <= 0:
+            return
+        if not self.db.sqlite:
+            await session.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                {"key": f"empty-tables:{address[:64]}"},
+            )
+        empty, oldest = await self.queries.empty_tables_of(session, address[:64])
+        if empty >= cap:
+            wait = 1
+            if oldest is not None:
+                grace = self.settings.empty_table_listed_seconds
+                wait = max(1, math.ceil(grace - (utcnow() - oldest).total_seconds()))
+            raise ServiceError(
+                Code.TOO_MANY_TABLES,
+                f"{empty} tables opened from your address have nobody seated yet: sit at one "
+                f"of them (its invite link), or open another in {wait} s",
+            )
 
     async def close_if_stale(self, table_id: str) -> bool:
         """Close the table now if nobody has been connected to it for the idle time (the

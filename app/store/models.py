@@ -74,6 +74,9 @@ class TableRow(Base):
     # -- hosts, presence and rematch (issue 8, lobby) --
     # The table opened by "play again" at the end of this one's game (same settings).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The client address that opened it with POST /api/tables (null: opened with a player seated,
+    # by quick play, the queue or play again): its open tables nobody sits at count against it.
+    creator_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):

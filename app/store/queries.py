@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, exists, func, or_, select, true
+from sqlalchemy import ColumnElement, and_, case, exists, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
@@ -48,6 +48,7 @@ class Queries:
         online_tables: Callable[[], Collection[str]] | None = None,
         public_url: str | None = None,
         presence_stale: timedelta = timedelta(seconds=60),
+        empty_listed: timedelta = timedelta(0),
     ) -> None:
         self.db = db
         self.public_url = public_url  # PUBLIC_URL: invite links are built on it
@@ -58,6 +59,8 @@ class Queries:
         self.online_tables = online_tables or (lambda: ())
         # A seat whose process has not refreshed its presence for this long is away.
         self.presence_stale = presence_stale
+        # A table with no person seated is listed this long after its last change (0: never).
+        self.empty_listed = empty_listed
         # table id -> (version, state) of the game this process plays there, if it does (the
         # hub's rooms): the stored `state` is only a snapshot (app.store.games).
         self.live_state: Callable[[str], tuple[int, Any] | None] = lambda _t: None
@@ -128,7 +131,18 @@ class Queries:
             )
 
     async def open_tables(self, limit: int = 100) -> list[TableOut]:
-        """Public tables that have not started and still have a free seat, newest first."""
+        """Public tables that have not started and still have a free seat: those with a person
+        online first, then those with a person seated, then those with nobody seated (listed
+        only for `empty_listed` after their last change), each newest first. So a flood of
+        empty tables from one address neither hides a table where someone waits nor lasts."""
+        now = utcnow()
+        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(False))
+        seated = person.exists()
+        online = person.where(
+            SeatRow.away_since.is_(None), SeatRow.seen_at >= now - self.presence_stale
+        ).exists()
+        here = sorted(self.online_tables())[:1000]  # a person with a socket in this process
+        someone_online = or_(online, TableRow.id.in_(here)) if here else online
         async with self.db.sessions() as session:
             taken = (
                 select(SeatRow.table_id, func.count().label("taken"))
@@ -143,8 +157,13 @@ class Queries:
                     TableRow.status == "open",
                     func.coalesce(taken.c.taken, 0) < TableRow.seats,
                     self._alive(),
+                    or_(seated, TableRow.updated_at >= now - self.empty_listed)
+                    if self.empty_listed > timedelta(0)
+                    else seated,
                 )
-                .order_by(TableRow.created_at.desc())
+                .order_by(
+                    case((someone_online, 0), (seated, 1), else_=2), TableRow.created_at.desc()
+                )
                 .limit(limit)
             )
             tables = list(rows.scalars())
@@ -152,6 +171,24 @@ class Queries:
                 return []
             by_table = await self._seats_of(session, [t.id for t in tables])
             return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
+
+    async def empty_tables_of(
+        self, session: AsyncSession, address: str
+    ) -> tuple[int, datetime | None]:
+        """How many open tables opened from `address` have no person seated and changed within
+        `empty_listed` (those the lobby lists), and the oldest change among them."""
+        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(False))
+        count, oldest = (
+            await session.execute(
+                select(func.count(), func.min(TableRow.updated_at)).where(
+                    TableRow.creator_address == address,
+                    TableRow.status == "open",
+                    TableRow.updated_at >= utcnow() - self.empty_listed,
+                    ~person.exists(),
+                )
+            )
+        ).one()
+        return int(count), as_utc(oldest) if oldest is not None else None
 
     def _alive(self, changed: Any = TableRow.updated_at) -> ColumnElement[bool]:
         """Not idle: changed within the idle limit, or a seated person online (here, or

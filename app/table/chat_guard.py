@@ -9,7 +9,12 @@ the server gives spectators. One per process (the hub's), used by every feed (ap
   the table: never the label of another spectator here, nor one that has spoken at the table. The
   server hands the spectator a key that carries the label and its signature (`SECRET_KEY`), so
   that the same browser keeps its label when it comes back; a key the server did not sign is
-  ignored, so no client can pick, or search offline for, another spectator's label.
+  ignored, so no client can pick, or search offline for, another spectator's label. A key is
+  ignored too while a spectator holding its label is connected from another address (a key
+  copied elsewhere cannot speak beside its owner). One address is one spectator: without a key
+  (or with one ignored) it gets the label this process last gave it at the table, so reconnecting
+  without the key does not make a new spectator each time (kept by table and address, the least
+  recently given forgotten beyond `MAX_SPEAKERS`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class ChatGuard:
         self.rate = settings.chat_lines_per_window / window
         self.burst = settings.chat_lines_per_window
         self.speakers: OrderedDict[str, RateLimiter] = OrderedDict()
+        self.given: OrderedDict[str, str] = OrderedDict()  # table and address -> tag
         # Several processes must share it for a spectator to keep a label across them.
         self.secret = (settings.secret_key or secrets.token_hex(32)).encode()
 
@@ -65,6 +71,30 @@ class ChatGuard:
         tag, signature = key[:4], key[4:]
         if not _TAG.fullmatch(tag) or not hmac.compare_digest(signature, self._sign(table_id, tag)):
             return None
+        return tag
+
+    def label_for(
+        self, table_id: str, address: str, key: str | None, held: dict[str, str], taken: set[str]
+    ) -> str:
+        """The tag of a spectator arriving from `address` with `key`: the key's, the one given
+        to this address at this table before, else a new one not in `taken`. `held`: the labels
+        of the spectators connected here, each with its address; a tag held from another
+        address is never given (a replayed key, a label since given to someone else)."""
+
+        def free(tag: str | None) -> bool:
+            return tag is not None and held.get(LABEL.format(tag=tag), address) == address
+
+        who = f"{table_id}\x00{address}"
+        tag = self.tag_of(table_id, key)
+        if not free(tag):
+            tag = self.given.get(who)
+        if not free(tag):
+            tag = self.new_tag(taken | set(held))
+        assert tag is not None
+        self.given.pop(who, None)
+        self.given[who] = tag
+        while len(self.given) > MAX_SPEAKERS:
+            self.given.popitem(last=False)
         return tag
 
     @staticmethod

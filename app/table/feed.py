@@ -117,7 +117,7 @@ class Feed:
         spectator = conn.seat is None
         viewer = Viewer(
             conn=conn, cursor=0, spectators=spectator, address=address,
-            label=await self._label(conn, viewer_key) if spectator else (conn.name or ""),
+            label=await self._label(conn, viewer_key, address) if spectator else (conn.name or ""),
         )  # fmt: skip
         async with self.lock:
             if newest is not None and lines is not None and self.last is None:
@@ -174,18 +174,24 @@ class Feed:
             return None  # some are older than what memory holds
         return lines[-limit:] if limit > 0 else []
 
-    async def _label(self, conn: Connection, viewer_key: str | None) -> str:
-        """A spectator's label: the one its key carries (signed by this server), else a new one,
-        unique at the table (app.table.chat_guard). The socket is told both."""
+    async def _label(self, conn: Connection, viewer_key: str | None, address: str) -> str:
+        """A spectator's label: the one its key carries (signed by this server) unless another
+        address holds it here, else the one this address had, else a new one, unique at the
+        table (app.table.chat_guard). The socket is told both."""
         guard = self.room.hub.chat_guard
+
+        def held() -> dict[str, str]:  # the labels of the spectators here, and their addresses
+            return {v.label: v.address for v in self.viewers.values() if v.conn.seat is None}
+
+        taken: set[str] = set()
         tag = guard.tag_of(self.table_id, viewer_key)
-        if tag is None:
-            taken = {v.label for v in self.viewers.values() if v.conn.seat is None}
+        if tag is None or held().get(LABEL.format(tag=tag), address) != address:
+            # A new label may be needed: none that has spoken here.
             try:
-                taken |= await self.store.spectator_names(self.table_id)
+                taken = await self.store.spectator_names(self.table_id)
             except DATABASE_ERRORS as exc:  # unique among the spectators here, then
                 log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
-            tag = guard.new_tag(taken)
+        tag = guard.label_for(self.table_id, address, viewer_key, held(), taken)
         conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
         return LABEL.format(tag=tag)
 

@@ -263,6 +263,9 @@ $("#create-form").addEventListener("submit", async (ev) => {
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {
+    // Tables this address opened wait with nobody seated (the server's limit): say it in the
+    // page's language.
+    if (err instanceof ApiError && err.code === "too_many_tables") err.message = t("lobby.too_many_tables");
     showError(err);
     button.disabled = false;
   }

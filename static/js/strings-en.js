@@ -256,6 +256,7 @@ export default {
   "lobby.age_min": "{n} min ago",
   "lobby.age_h": "{n} h ago",
   "lobby.status_closed": "closed",
+  "lobby.too_many_tables": "Tables opened from your address are still waiting with nobody seated: sit at one of them first (its invite link), or try again in a minute.",
   // -- issue 18: games that keep moving, your turn, chat, confirmations, accessibility --
   "notice.away": "{name} left the table — a bot will play for them in {t}.",
   "notice.away_untimed": "{name} left the table — after {t} the others may hand the seat to a bot.",

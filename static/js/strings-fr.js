@@ -257,6 +257,7 @@ export default {
   "lobby.age_min": "il y a {n} min",
   "lobby.age_h": "il y a {n} h",
   "lobby.status_closed": "fermée",
+  "lobby.too_many_tables": "Des tables ouvertes depuis votre adresse attendent encore sans personne assise : installez-vous d’abord à l’une d’elles (son lien d’invitation), ou réessayez dans une minute.",
   // -- issue 18 : des parties qui avancent, votre tour, chat, confirmations, accessibilité --
   "notice.away": "{name} a quitté la table — un bot jouera à sa place dans {t}.",
   "notice.away_untimed": "{name} a quitté la table — dans {t}, les autres pourront confier sa place à un bot.",

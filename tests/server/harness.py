@@ -73,6 +73,7 @@ class ServerProcess:
             "HTTP_RATE_PER_SECOND": "1000",
             "HTTP_RATE_BURST": "2000",
             "MAX_SOCKETS_PER_ADDRESS": "1000",
+            "MAX_EMPTY_TABLES_PER_ADDRESS": "1000",
             # A test's clients are read when the test gets to them, which on a busy machine can
             # be seconds late: the slow-reader guard gets a margin no honest test client reaches
             # (tests/server/test_slow_reader.py sets its own, to read slowly on purpose).

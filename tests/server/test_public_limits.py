@@ -151,8 +151,10 @@ async def test_spectators_labels_are_the_servers_and_unique(
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
     # Spectators choosing keys (the same one, or one each) get labels of the server's choosing.
+    # Each from an address of its own: one address is one spectator (issue 26).
     watchers = [
-        await _chat(server, table_id, None, None, viewer="the-same-chosen-key") for _ in range(12)
+        await _chat(server, table_id, None, None, f"127.0.1.{n}", viewer="the-same-chosen-key")
+        for n in range(12)
     ]
     told = [next(m for m in w.messages if m["type"] == "viewer") for w in watchers]
     labels = [t["name"] for t in told]
@@ -163,7 +165,7 @@ async def test_spectators_labels_are_the_servers_and_unique(
         line = await w.wait_line(lambda x, label=label: x.get("text") == f"I am {label}")
         assert line["name"] == label
     # The key the server gave keeps the label across a reconnection (the same browser)...
-    back = await _chat(server, table_id, None, None, viewer=told[0]["viewer"])
+    back = await _chat(server, table_id, None, None, "127.0.1.0", viewer=told[0]["viewer"])
     assert next(m for m in back.messages if m["type"] == "viewer")["name"] == labels[0]
     # ...and no other key gives it: another spectator's tag with a made-up signature, the key
     # of another table, or the hash of the old client-chosen key.
@@ -175,10 +177,10 @@ async def test_spectators_labels_are_the_servers_and_unique(
     ]
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         elsewhere = await create_table(http, 3)
-    stranger = await _chat(server, elsewhere, None, None)
+    stranger = await _chat(server, elsewhere, None, None, "127.0.1.0")
     forged.append(next(m for m in stranger.messages if m["type"] == "viewer")["viewer"])
-    for key in forged:
-        thief = await _chat(server, table_id, None, None, viewer=key)
+    for n, key in enumerate(forged):
+        thief = await _chat(server, table_id, None, None, f"127.0.2.{n}", viewer=key)
         name = next(m for m in thief.messages if m["type"] == "viewer")["name"]
         assert name not in labels, (key, name)
         await thief.close()

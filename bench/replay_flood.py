@@ -3,15 +3,17 @@
     .venv/bin/python bench/replay_flood.py [--window 3] [--actions 40] [--reads production|off]
 
 A fresh SQLite server (TEST_SEED=11, so the long game is the same on every run) plays one 6-seat
-game (a scripted player and five heuristic bots) to the end; then a flooder process asks for that
+game (a scripted player and five random bots, which make long games) to the end; then a flooder process asks for that
 game's replay from four threads, each up to 5 times a second, in phases: on for `--window`
 seconds, off for as long, by the wall clock. Meanwhile 3-seat games (a scripted player and two
 bots) are played at another table until each phase has `--actions` of the player's actions. Prints
 the player's action->ack p50/p90/p99 with the flood and without, what the flood was answered and
 how many times the server computed the replay (1: it is computed once and served from memory).
 
-`--reads production` keeps the production limit of costly reads (3 a second, burst 30), so most
+`--reads production` keeps the production limit of costly reads (3 a second, burst 30), so part
 of the flood from one address is answered 429; `off` lifts it, so every request is served.
+`--cache-bytes 0` keeps no finished game in memory (REPLAY_CACHE_BYTES=0): each request of the
+flood computes the replay again, as before issue 20.
 This was tests/server/test_published.py's timed test; the suite now asserts the computation count
 instead, and this prints the times. Traffic goes only to 127.0.0.1.
 """
@@ -101,16 +103,17 @@ class TimedClient(SeatClient):
 
 
 async def play_a_game(
-    server: Server, seats: int, seed: int
+    server: Server, seats: int, seed: int, kind: str = "heuristic"
 ) -> tuple[str, int, list[tuple[float, float]]]:
-    """One person and bots play a whole game: (game id, versions, the person's latencies)."""
+    """One person and bots of `kind` play a whole game: (game id, versions, the person's
+    action->ack latencies)."""
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
         table_id = await create_table(http, seats, timed=False)
         person = await join(http, table_id, "Ann")
-        await add_bots(http, person, seats - 1)
+        await add_bots(http, person, seats - 1, kind)
         await start(http, person)
         client = TimedClient(
-            server.ws, table_id, person.token, person.seat, bot_strategy("heuristic", seed)
+            server.ws, table_id, person.token, person.seat, bot_strategy(kind, seed)
         )
         await client.connect()
         await client.play_until_over(timeout=600)
@@ -129,13 +132,14 @@ async def main(args: argparse.Namespace) -> None:
     server = Server(
         {"DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'flood.sqlite3'}",
          "TEST_SEED": "11", "BOT_DELAY_SECONDS": "0", "RATE_PER_SECOND": "1000",
-         "RATE_BURST": "2000", "HTTP_RATE_BURST": "0", **READS[args.reads]},
+         "RATE_BURST": "2000", "HTTP_RATE_BURST": "0", **READS[args.reads],
+         "REPLAY_CACHE_BYTES": str(args.cache_bytes)},
         workdir,
     )  # fmt: skip
     server.start()
     flooder: subprocess.Popen[str] | None = None
     try:
-        long_game, versions, _ = await play_a_game(server, 6, seed=11)
+        long_game, versions, _ = await play_a_game(server, 6, seed=11, kind="random")
         replay = f"{server.http}/api/games/{long_game}/replay"
         size = len(httpx.get(replay, headers={"Accept-Encoding": "identity"}, timeout=60).content)
         flooder = subprocess.Popen(
@@ -164,7 +168,10 @@ async def main(args: argparse.Namespace) -> None:
         computed = re.findall(
             r'dragonstones_game_documents_computed_total\{kind="replay"\} ([0-9.]+)', metrics
         )
-        print(f"replay of {versions} versions, {size / 1e6:.2f} MB; reads limit: {args.reads}")
+        print(
+            f"replay of {versions} versions, {size / 1e6:.2f} MB; reads limit: {args.reads}; "
+            f"REPLAY_CACHE_BYTES={args.cache_bytes}"
+        )
         print(f"{games} games at another table; the person's action->ack in ms:")
         print(f"{'':<14} {'actions':>8} {'p50':>8} {'p90':>8} {'p99':>8}")
         for label, values in (("without flood", quiet), ("with flood", flooded)):
@@ -189,5 +196,6 @@ if __name__ == "__main__":
     parser.add_argument("--window", type=float, default=3.0, help="seconds on, then off")
     parser.add_argument("--actions", type=int, default=40, help="actions in each phase at least")
     parser.add_argument("--reads", choices=sorted(READS), default="production")
+    parser.add_argument("--cache-bytes", type=int, default=64 * 1024 * 1024)
     terminate_on_sigterm()
     asyncio.run(main(parser.parse_args()))

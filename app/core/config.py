@@ -212,8 +212,9 @@ class Settings(BaseSettings):
         "(0 to 2^64-1): the n-th game the database starts (counting from 0) is dealt from "
         "TEST_SEED + n, its bots' and stand-ins' seeds follow from the game's seed and the seat, "
         'and the start request may name the game\'s seed (`{"seed": n}`, refused with '
-        "`400 invalid_request` when TEST_SEED is unset). The server logs a warning at start "
-        "while it is set.",
+        "`400 invalid_request` when TEST_SEED is unset). A hard bot still stops its search on CPU "
+        "time (HARD_BOT_SECONDS), so it may not play the same game twice. The server logs a "
+        "warning at start while it is set.",
     )
 
     @field_validator("public_url")

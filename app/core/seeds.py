@@ -1,6 +1,7 @@
 """Where a new game's seed and its bots' seeds come from: 64 random bits each, or, on a server
 started with TEST_SEED (for tests only), numbers that follow from it, so that a test is dealt
-the game it needs and its bots play that game the same way every time.
+the game it needs and its bots play that game the same way every time (but for the hard bot,
+whose search stops on CPU time).
 
 With TEST_SEED, the n-th game a database starts (counting from 0) is dealt from TEST_SEED + n,
 unless the start request names its seed; a bot's seed, random when it sits down, is replaced at

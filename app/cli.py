@@ -72,6 +72,7 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
     import uvicorn
 
     from app.core.config import get_settings
+    from app.edge import accept
     from app.edge.addresses import serving_lines
     from app.main import create_app
 
@@ -79,10 +80,18 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
     log_level = settings.log_level = log_level or settings.log_level
     for line in serving_lines(host, port):
         print(line, flush=True)
+    # Idle and slow connections cannot hold every descriptor (app.edge.accept), and the process
+    # may hold as many as the system lets it.
+    open_files = accept.raise_open_file_limit()
+    app = create_app(settings)
+    http, ws = accept.protocols(settings, app.state.metrics, open_files)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=host,
         port=port,
+        http=http,
+        ws=ws,
+        timeout_keep_alive=accept.KEEP_ALIVE_SECONDS,
         log_level=log_level,
         # A hard cap far above the application's own limit, which answers with a clear error.
         ws_max_size=max(65536, settings.max_message_bytes * 4),

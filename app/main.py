@@ -57,7 +57,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        logs.install(settings.log_format, settings.log_level)
+        logs.install(
+            settings.log_format, settings.log_level,
+            refusal_lines=settings.log_refusals_per_address,
+            refusal_window=settings.log_refusals_window_seconds,
+        )  # fmt: skip
         if settings.auto_migrate:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)

@@ -202,6 +202,48 @@ class Settings(BaseSettings):
     chat_replay_lines: int = 100
     chat_replay_max: int = 500
 
+    # -- the connection layer and the log (issue 26): app.edge.accept, app.core.refusals --
+    max_connections_per_address: int = Field(
+        default=64,
+        ge=0,
+        description="TCP connections (HTTP and WebSocket) one client address may hold in a "
+        "process; beyond, a new one is answered `429 too_many_connections` and closed at accept, "
+        "before anything is read. An IPv6 client's /64 counts as one address. The address is the "
+        "TCP peer's: a peer in `TRUSTED_PROXIES` (a reverse proxy or tunnel that carries many "
+        "clients) is not held to it, only to the process's total (the open-file limit less 128 "
+        "descriptors; `503 unavailable` beyond). 0: no cap per address.",
+    )
+    header_timeout_seconds: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds a connection has, from accept (and a later request from its first "
+        "byte), to send a complete request line and headers; data trickled meanwhile does not "
+        "reset it. "
+        "Then it is closed (`408 request_timeout` if it had begun a request; quietly if it sent "
+        "nothing). Between requests an idle connection is closed after 5 s anyway (uvicorn's "
+        "keep-alive). 0: no timer.",
+    )
+    max_request_head_bytes: int = Field(
+        default=16384,
+        ge=1024,
+        description="Bytes a request's line and headers may hold (the URL included); beyond, "
+        "`431 head_too_large` and the connection is closed.",
+    )
+    log_refusals_per_address: int = Field(
+        default=5,
+        ge=0,
+        description="Log lines about one client address's refused requests, sockets, messages "
+        "and connections (our `refused` lines and uvicorn's access lines of 4xx answers) in each "
+        "`LOG_REFUSALS_WINDOW_SECONDS`; the others are counted in `/metrics` and told in one line "
+        "when the window ends (`N more refused from A in the last T s`). 0: only that line.",
+    )
+    log_refusals_window_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="The window of `LOG_REFUSALS_PER_ADDRESS`, in seconds. 0: every refusal is "
+        "logged.",
+    )
+
     # -- deterministic tests --
     test_seed: int | None = Field(
         default=None,

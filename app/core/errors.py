@@ -77,6 +77,10 @@ class Code(StrEnum):
     NO_SEAT = "no_seat"
     TABLE_CLOSED = "table_closed"
     REMOVED = "removed"
+    # -- the connection layer (issue 26): answered before a request reaches the application --
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    REQUEST_TIMEOUT = "request_timeout"
+    HEAD_TOO_LARGE = "head_too_large"
 
 
 STATUS: dict[str, int] = {
@@ -119,6 +123,10 @@ STATUS: dict[str, int] = {
     Code.NOT_HOST: 403,
     Code.NO_SEAT: 404,
     Code.TABLE_CLOSED: 410,
+    # -- the connection layer (issue 26) --
+    Code.TOO_MANY_CONNECTIONS: 429,
+    Code.REQUEST_TIMEOUT: 408,
+    Code.HEAD_TOO_LARGE: 431,
 }
 
 

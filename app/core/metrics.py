@@ -20,6 +20,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from app.core.refusals import REFUSALS, address_key
+
 log = logging.getLogger("dragonstones.events")
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST  # what /metrics answers with
@@ -75,6 +77,15 @@ class Metrics:
             "commit notifications received from the database",
             registry=r,
         )
+        self.connections_open = Gauge(
+            "dragonstones_connections_open",
+            "TCP connections this process holds (HTTP and WebSocket)", registry=r,
+        )  # fmt: skip
+        self.connections_dropped = Counter(
+            "dragonstones_connections_dropped",
+            "connections refused at accept or closed before their request arrived, by reason",
+            ["reason"], registry=r,
+        )  # fmt: skip
         for role in ("player", "spectator"):
             self.sockets_open.labels(role)
         # Each action kind's counter child, looked up once (labels() takes a lock per call).
@@ -120,16 +131,25 @@ class Metrics:
             )
 
     def refused(self, code: str, **fields: Any) -> None:
+        """A refused request, message or socket: counted every time; logged within the
+        budget of its client address (or its table and seat), app.core.refusals."""
         self.errors.labels(code).inc()
-        if log.isEnabledFor(logging.INFO):
+        if log.isEnabledFor(logging.INFO) and REFUSALS.take(_who(fields)):
             event("refused", code=code, **fields)
 
     def protocol_error(self, code: str, *, first: bool, **fields: Any) -> None:
-        """A client broke the protocol: counted every time, logged once per socket (a client
-        sending garbage must not be able to fill the log)."""
+        """A client broke the protocol: counted every time, logged once per socket and within
+        its address's budget (a client sending garbage must not be able to fill the log)."""
         self.protocol_errors.labels(code).inc()
-        if first and log.isEnabledFor(logging.INFO):
+        if first and log.isEnabledFor(logging.INFO) and REFUSALS.take(_who(fields)):
             event("protocol_error", code=code, **fields)
+
+    def connection_dropped(self, reason: str, address: str, *, logged: bool = True) -> None:
+        """The connection layer (app.edge.accept) refused a connection or closed it before its
+        request arrived: counted; logged within the address's budget unless `logged` is off."""
+        self.connections_dropped.labels(reason).inc()
+        if logged and log.isEnabledFor(logging.INFO) and REFUSALS.take(address_key(address)):
+            event("connection_dropped", reason=reason, address=address)
 
     def socket(self, opened: bool, *, table_id: str, seat: int | None) -> None:
         role = "spectator" if seat is None else "player"
@@ -137,6 +157,14 @@ class Metrics:
         gauge.inc() if opened else gauge.dec()
         if log.isEnabledFor(logging.INFO):
             event("socket_opened" if opened else "socket_closed", table=table_id, seat=seat)
+
+
+def _who(fields: dict[str, Any]) -> str:
+    """Whose log budget a refusal draws on: its client address, else its table and seat."""
+    address = fields.get("address")
+    if address:
+        return address_key(str(address))
+    return f"table {fields.get('table')} seat {fields.get('seat')}"
 
 
 def event(name: str, **fields: Any) -> None:

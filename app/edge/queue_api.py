@@ -41,6 +41,7 @@ from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.sockets import admit, refuse
 from app.edge.ws import BROKEN_FRAMING, protocol_error
+from app.edge.ws_frames import frame_budget
 from app.lobby.matchmaking import Matchmaker
 from app.lobby.tables import Lobby
 from app.lobby.tickets import QueueMessage
@@ -246,7 +247,8 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
     )
     conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     writer = asyncio.create_task(conn.run_writer())
-    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
+    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
     try:
         await matchmaker.heartbeat([ticket])  # back after a reload: matchable again
@@ -262,6 +264,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
             if raw is None:
                 raw = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
             if not limiter.allow():
+                ws.app.state.metrics.refused(Code.RATE_LIMITED, address=conn.address, queue=ticket)
                 conn.send(ErrorOut(code=Code.RATE_LIMITED, message="too many messages; slow down"))
                 conn.close(CLOSE_POLICY, "rate limit exceeded")
                 break

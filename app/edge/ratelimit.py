@@ -134,6 +134,10 @@ class HttpRateLimit:
             await self.app(scope, receive, send)
             return
         retry_after = max(1, math.ceil(wait))
+        # Counted (its one log line is the access log's, within the address's budget).
+        metrics = getattr(getattr(scope.get("app"), "state", None), "metrics", None)
+        if metrics is not None:
+            metrics.errors.labels("rate_limited").inc()
         body = json.dumps(
             {
                 "detail": {

@@ -1,6 +1,10 @@
 """What the two sockets (the table's, app.edge.ws, and the queue's, app.edge.queue_api) share:
 accepting a socket within this process's limits on sockets (app.edge.admission), and refusing one
-with a reason before it joins anything."""
+with a reason before it joins anything.
+
+A socket refused by those limits writes one log line at most (`refused`, within its address's
+budget, app.core.refusals) and is counted in `dragonstones_errors_total{code}`; uvicorn's line for
+its handshake is not written (app.core.logs)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,10 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import WebSocket
 
+from app.core.logs import REFUSING_HANDSHAKE
 from app.core.messages import ErrorOut
+from app.core.metrics import Metrics
+from app.core.refusals import REFUSALS, address_key
 from app.edge.admission import Admission, Refused
 from app.edge.ratelimit import Buckets, client_address, parse_proxies
 
@@ -48,13 +55,21 @@ async def admit(
     serving it."""
     admission = _admission(ws)
     address = client_address(ws.scope, ws.app.state.trusted_proxies)
-    await ws.accept()
-    try:
-        with admission.hold(address, place, spectator=spectator):
-            await serve()
-    except Refused as exc:
-        log.info("socket of %.40r from %s refused: %s", place, address, exc.message)
-        await refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(admission.hold(address, place, spectator=spectator))
+        except Refused as exc:
+            metrics: Metrics = ws.app.state.metrics
+            metrics.errors.labels(exc.code).inc()
+            if REFUSALS.take(address_key(address)):
+                log.info("socket of %.40r from %s refused: %s", place, address, exc.message)
+            # The handshake is accepted to say why, but uvicorn does not log it as accepted.
+            REFUSING_HANDSHAKE.set(True)
+            await ws.accept()
+            await refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
+            return
+        await ws.accept()
+        await serve()
 
 
 async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:

@@ -33,6 +33,7 @@ from app.core.metrics import Metrics
 from app.core.schemas import ID_PATTERN
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
+from app.edge.ws_frames import frame_budget
 from app.store import arrivals
 from app.store.arrivals import Arrival
 from app.store.models import utcnow
@@ -163,7 +164,8 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
-    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
+    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
         await room.connect(conn, since, arrival)
         await room.feed.join(
@@ -185,6 +187,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             if raw is None:
                 raw = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
             if not limiter.allow():
+                hub.metrics.refused(Code.RATE_LIMITED, address=address, table=table_id)
                 conn.send(ErrorOut(code="rate_limited", message="too many messages; slow down"))
                 conn.close(CLOSE_POLICY, "rate limit exceeded")
                 break

@@ -81,6 +81,10 @@ class ServerProcess:
             "READ_RATE_BURST": "2000",
             "SOCKET_RATE_PER_SECOND": "1000",
             "SOCKET_RATE_BURST": "2000",
+            "MAX_CONNECTIONS_PER_ADDRESS": "1000",
+            # Every refusal logged, as tests that count them expect (tests/server/test_logs_bounded.py
+            # starts servers with the production budget).
+            "LOG_REFUSALS_WINDOW_SECONDS": "0",
             **settings,
         }
         self.proc: Any = None  # a subprocess.Popen or a tests.zygote.ForkedServer

@@ -1,0 +1,115 @@
+"""A WebSocket's frames that never reach the application, counted against its message budget.
+
+uvicorn's WebSocket protocol (websockets' sans-I/O implementation) answers a ping with a pong and
+gathers a fragmented message's continuation frames before the application sees anything, so a
+client could send pings (or one-byte fragments) without end and no message limit would ever see
+them. Here every ping, pong and continuation frame spends one credit of the socket's token bucket
+(`RATE_PER_SECOND`, bursts of `RATE_BURST`), the same bucket the table and queue sockets spend a
+credit of for each message (`frame_budget` hands it to them): a socket beyond it gets an `error`
+`rate_limited` and is closed with 1008, as a socket sending too many messages is. Text and binary
+frames take uvicorn's own path unchanged: a normal message costs nothing more here.
+
+The socket's place under the connection cap (app.edge.accept) is given back when it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
+
+from app.core.errors import Code
+from app.core.messages import ErrorOut
+from app.table.connections import CLOSE_POLICY, RateLimiter
+
+# The scope key under which a socket's bucket reaches the application.
+FRAME_BUDGET = "dragonstones.frame_budget"
+_FLOODED = ErrorOut(code=Code.RATE_LIMITED, message="too many messages; slow down")
+_REASON = "rate limit exceeded"
+
+
+@dataclass(frozen=True)
+class FrameLimits:
+    rate: float
+    burst: int
+    release: Callable[[asyncio.BaseTransport], None]  # the connection cap's place, given back
+    flooded: Callable[[str], None]  # counts and logs a socket closed for its control frames
+
+
+def frame_budget(scope: Any) -> RateLimiter | None:
+    """The socket's bucket, which its control frames spend too (None: not served this way)."""
+    budget = scope.get(FRAME_BUDGET)
+    return budget if isinstance(budget, RateLimiter) else None
+
+
+class GuardedWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol whose pings, pongs and continuation frames spend credits."""
+
+    limits: ClassVar[FrameLimits]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.budget = RateLimiter(self.limits.rate, self.limits.burst)
+        self.flooded = False
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            cast(dict[str, Any], scope)[FRAME_BUDGET] = self.budget
+
+    def handle_ping(self) -> None:
+        if self._spend():
+            super().handle_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        if self._spend():
+            super().handle_pong(event)
+
+    def handle_cont(self, event: Frame) -> None:
+        if self._spend():
+            super().handle_cont(event)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.flooded:
+            super().data_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.limits.release(self.transport)
+
+    def _spend(self) -> bool:
+        if self.flooded:  # closed for it already: nothing more is answered
+            return False
+        if self.budget.allow():
+            return True
+        self._close_flooded()
+        return False
+
+    def _close_flooded(self) -> None:
+        """Beyond its credits: the `error` and close 1008, then our side of the TCP connection
+        is shut. What the client still sends is read and dropped unparsed (closing with unread
+        data would reset the connection, and the client would never read why) until it closes
+        too, or for uvicorn's close timeout at most."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.close_sent = self.flooded = True
+        self.limits.flooded(self.client[0] if self.client else "local")
+        with contextlib.suppress(Exception):  # the peer may already be closing
+            self.conn.send_text(_FLOODED.model_dump_json().encode())
+        with contextlib.suppress(Exception):
+            self.conn.send_close(CLOSE_POLICY, _REASON)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        disconnect = {"type": "websocket.disconnect", "code": CLOSE_POLICY, "reason": _REASON}
+        self.queue.put_nowait(disconnect)  # type: ignore[arg-type]
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)

@@ -262,6 +262,21 @@ class Settings(BaseSettings):
         "logged.",
     )
 
+    # -- deterministic tests --
+    test_seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**64 - 1,
+        description="For tests only: never set it on a server people play on (whoever knows it "
+        "knows every hand). Unset (the default): every game is dealt from 64 random bits. Set "
+        "(0 to 2^64-1): the n-th game the database starts (counting from 0) is dealt from "
+        "TEST_SEED + n, its bots' and stand-ins' seeds follow from the game's seed and the seat, "
+        'and the start request may name the game\'s seed (`{"seed": n}`, refused with '
+        "`400 invalid_request` when TEST_SEED is unset). A hard bot still stops its search on CPU "
+        "time (HARD_BOT_SECONDS), so it may not play the same game twice. The server logs a "
+        "warning at start while it is set.",
+    )
+
     @field_validator("public_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:

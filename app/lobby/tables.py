@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import time
 
-from sqlalchemy import delete, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from app.core import names
+from app.core import names, seeds
 from app.core.errors import Code, ServiceError
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
@@ -66,6 +66,7 @@ class Lobby:
         self.hub = hub
         self.queries = queries
         self.settings = hub.settings
+        seeds.announce(self.settings.test_seed)
 
     async def _changed(self, room: Room) -> TableOut:
         """Tell this process's sockets and the other processes; answer the table as it is."""
@@ -304,7 +305,10 @@ class Lobby:
                 table.updated_at = utcnow()
             return await self._changed(room)
 
-    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+    async def start(self, *, table_id: str, token: str | None, seed: int | None = None) -> TableOut:
+        """Deal the game (`seed`: for tests only, app.core.seeds) once every seat is taken."""
+        test_seed = self.settings.test_seed
+        seeds.refuse_unless_testing(test_seed, seed)
         async with self.hub.hold(table_id) as room:
             me = await self.queries.seat_for_token(table_id, token)
             async with self.db.write() as session:
@@ -315,7 +319,14 @@ class Lobby:
                     raise ServiceError(
                         Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
                     )
-                seed = new_seed()
+                if test_seed is None:
+                    seed = new_seed()
+                else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
+                    before = await session.scalar(select(func.count()).select_from(GameRow))
+                    seed = seeds.game_seed(test_seed, before or 0, seed)
+                    for s in seats:
+                        if s.bot:
+                            s.bot_seed = str(seeds.bot_seed(seed, s.seat))
                 state, opening = engine.start(players=table.seats, seed=seed)
                 # Issue 8: the opening prompt's deadline is stored with the game.
                 deadline = first_deadline(

@@ -35,6 +35,7 @@ from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    bid,
     bot_strategy,
     chain_break,
     check_action_log,
@@ -222,3 +223,77 @@ async def test_games_with_seats_on_two_processes_go_on_at_once_after_a_database_
     )
     assert gaps == [], "once the database was back, games waited:\n" + "\n".join(gaps)
     assert ended_connection_used == [], "\n".join(ended_connection_used[:5])
+
+
+async def test_an_action_refused_in_the_outage_then_committed_elsewhere_reaches_this_process_at_once(
+    private_pg: PrivatePostgres, server_factory: Any
+) -> None:
+    """Ann's bid reaches the first process while the database is away (`unavailable`: maybe
+    committed, maybe not). Back, she sends it again with the same action_id from a page on the
+    second process, which commits it. The first process, where Cat waits for that bid, pushes it
+    to Cat at once: no slow safety sweep (set to 5 minutes here) is needed for that."""
+    db = Database(url=private_pg.url)
+    one: ServerProcess = server_factory(db, SWEEP_INTERVAL_SECONDS="300")
+    two: ServerProcess = server_factory(db, SWEEP_INTERVAL_SECONDS="300")
+    async with httpx.AsyncClient(base_url=one.http, timeout=20) as http:
+        table_id = await create_table(http, 3, timed=False)
+        ann, bob, cat = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cat")]
+        ann_one = SeatClient(one.ws, table_id, ann.token, ann.seat)
+        bob_two = SeatClient(two.ws, table_id, bob.token, bob.seat)
+        cat_one = SeatClient(one.ws, table_id, cat.token, cat.seat)
+        ann_two = SeatClient(two.ws, table_id, ann.token, ann.seat)
+        clients = [ann_one, bob_two, cat_one]
+        for client in clients:
+            await client.connect()
+        await start(http, ann)
+    try:
+        # The first bid round: Bob's and Cat's bids are in, Ann's is the last.
+        for client in clients:
+            await client.wait_for(lambda m: m["type"] == "state")
+        for client, action_id in ((bob_two, "bob-1"), (cat_one, "cat-1")):
+            await client.send_action(bid(0), action_id)
+            await client.wait_for(lambda m, a=action_id: m.get("action_id") == a)
+        for client in clients:
+            if client.version != 2:
+                await client.wait_for(lambda m: m["type"] == "state" and m["version"] == 2)
+
+        await asyncio.to_thread(private_pg.stop, "fast")
+        await ann_one.send_action(bid(1), "ann-1")
+        refused = await ann_one.wait_for(lambda m: m.get("action_id") == "ann-1")
+        assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+        await asyncio.to_thread(private_pg.start)
+
+        # Both processes listen again: a chat line Bob sends through the second reaches Cat on
+        # the first (chat is announced by the same notifications as commits).
+        await until_answered(bob_two, {"type": "chat", "text": "back?"})
+        await cat_one.wait_for(lambda m: m["type"] == "chat" and m["line"]["text"] == "back?", 30)
+
+        await ann_two.connect(since=2)
+        await ann_two.send_action(bid(1), "ann-1")
+        ack = await ann_two.wait_for(lambda m: m.get("action_id") == "ann-1")
+        assert ack["type"] == "ack" and ack["version"] == 3, ack
+        began = time.monotonic()
+        for client in (cat_one, ann_one):
+            await client.wait_for(lambda m: m["type"] == "state" and m["version"] == 3, MAX_GAP)
+        print(
+            f"version 3 reached the first process's sockets {time.monotonic() - began:.2f} s "
+            "after its ack on the second"
+        )
+    finally:
+        for client in (*clients, ann_two):
+            await client.close()
+    assert not [line for s in (one, two) for line in s.log().splitlines()
+                if ENDED_CONNECTION_USED.search(line)]  # fmt: skip
+
+
+async def until_answered(client: SeatClient, message: dict[str, Any]) -> None:
+    """Send `message` until it is stored (a chat line comes back to its sender): the database
+    may take a moment to answer again after its start."""
+    deadline = time.monotonic() + 30
+    while True:
+        await client.send_json(message)
+        with contextlib.suppress(TimeoutError):
+            await client.wait_for(lambda m: m["type"] in ("chat", "error"), 2)
+            if client.messages[-1]["type"] == "chat":
+                return
+        assert time.monotonic() < deadline, f"chat never stored: {client.messages[-3:]}"

@@ -37,18 +37,17 @@ from app.table.hub import Hub
 log = logging.getLogger("dragonstones")
 
 
-def _bus(settings: Settings, db: Database, channel: str, metrics: Metrics) -> SqliteBus | PgBus:
+def _bus(settings: Settings, store: GameStore, metrics: Metrics) -> SqliteBus | PgBus:
+    db = store.db
     if db.sqlite:
         return SqliteBus(db.engine, settings.sqlite_watch_seconds)
     dsn, server_settings = db.asyncpg_dsn()
 
     async def notify(channel: str, payload: str) -> None:
-        async with db.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            assert raw.driver_connection is not None
-            await raw.driver_connection.execute("SELECT pg_notify($1, $2)", channel, payload)
+        # One statement: the action path's pool (app.store.pgpool), not an ORM connection.
+        await store.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
-    return PgBus(dsn, channel, server_settings, notify, metrics.notifications.inc)
+    return PgBus(dsn, store.channel, server_settings, notify, metrics.notifications.inc)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -67,9 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)
         db = Database(settings)
-        channel = channel_for(settings.database_schema)
-        bus = _bus(settings, db, channel, metrics)
-        hub = Hub(settings, GameStore(db, channel), bus, None, metrics)  # type: ignore[arg-type]
+        store = GameStore(db, channel_for(settings.database_schema))
+        hub = Hub(settings, store, _bus(settings, store, metrics), None, metrics)  # type: ignore[arg-type]
         presence = Presence(
             db,
             heartbeat_seconds=settings.presence_heartbeat_seconds,

@@ -1,5 +1,5 @@
 """Error codes in one enum with the HTTP status each answers, the refused-request exception, and
-what counts as the database being away.
+the store's own errors (the database away, a write another writer got in first).
 
 Inside the server a refusal is a `ServiceError` carrying a stable code; nothing below the edge knows
 about HTTP. Routes answer `{"detail": {"code", "message"}}` with the status mapped here (the edge's
@@ -147,10 +147,24 @@ class ServiceError(Exception):
         return STATUS.get(self.code, 400)
 
 
-# The database (or the network to it) failing, through SQLAlchemy or asyncpg used directly: the
-# request may be retried, nothing is known to have changed. Answered 503 `unavailable`, never 500
-# with a traceback.
+class StoreError(Exception):
+    """The store failed: it raises nothing else of the database's (app.store maps the driver's
+    exceptions to these). Nothing is known to have changed; the request may be retried. Answered
+    503 `unavailable`, never 500 with a traceback."""
+
+
+class StoreUnavailable(StoreError):
+    """The database (or the network to it) did not answer."""
+
+
+class StoreConflict(StoreError):
+    """Another writer got in first: a unique key or a guard refused the write, which changed
+    nothing. Looking again and retrying may succeed."""
+
+
+# The database failing: the store's errors, and (until every store maps them) the driver's.
 DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    StoreError,
     SQLAlchemyError,
     OSError,
     TimeoutError,

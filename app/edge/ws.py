@@ -36,8 +36,8 @@ from app.edge.sockets import admit, refuse
 from app.edge.ws_frames import frame_budget
 from app.store import arrivals
 from app.store.arrivals import Arrival
-from app.store.models import utcnow
-from app.store.queries import Queries
+from app.store.ports import ReadModel
+from app.store.records import utcnow
 from app.table.connections import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,
@@ -71,7 +71,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     hub: Hub = ws.app.state.hub
-    queries: Queries = ws.app.state.queries
+    reads: ReadModel = ws.app.state.reads
     settings = hub.settings
     # Identifiers are checked before anything reaches the database.
     if not _TABLE_ID.fullmatch(table_id):
@@ -122,7 +122,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                     Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
                 )
         elif token is not None:
-            seat_row = await queries.seat_for_token(table_id, token)
+            seat_row = await reads.seat_for_token(table_id, token)
             seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
         elif _held(hub, table_id):
             # A spectator of a table held in memory: no database read.
@@ -132,7 +132,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
                 )
             seat, name = None, None
         else:
-            if (await queries.table(table_id)).status == "closed":
+            if (await reads.table(table_id)).table.status == "closed":
                 raise ServiceError(
                     Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
                 )

@@ -15,12 +15,12 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from app.core.errors import DATABASE_ERRORS, Code, ServiceError
+from app.core.errors import DATABASE_ERRORS, Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
 from app.store import arrivals
 from app.store.arrivals import Arrival, TableRows
-from app.store.models import utcnow
+from app.store.records import utcnow
 from app.table.connections import Connection
 from app.table.outbound import LiveGame, state_frame
 from app.table.ports import Actor
@@ -129,13 +129,7 @@ class Audience:
         self.since.pop(conn, None)
         self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
         if conn.seat is not None and conn.seat not in self.connected_seats():
-            if (
-                self.rows_fresh()
-                and not self.hub.store.db.sqlite
-                and conn.seat_row is not None
-                and self.hub.presence is not None
-                and not self.hub.closed
-            ):
+            if self.rows_fresh() and conn.seat_row is not None and not self.hub.closed:
                 # One statement; the table's frame from memory (app.store.arrivals).
                 now = utcnow()
                 try:
@@ -155,14 +149,14 @@ class Audience:
         """Store that this seat came online or went away here (every process reads it). A
         database outage only delays it: the heartbeat writes presence again."""
         presence = self.hub.presence
-        if presence is None or conn.seat_row is None or self.hub.closed:
+        if conn.seat_row is None or self.hub.closed:
             return
         try:
             if arrived:
                 await presence.arrive(self.table_id, conn.seat_row)
             else:
                 await presence.depart(self.table_id, conn.seat_row)
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             log.warning("presence of table %s not stored: %r", self.table_id, exc)
 
     # -- the table (seats and presence) ----------------------------------------------------------
@@ -174,12 +168,12 @@ class Audience:
 
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
-            self._set_table(await self.hub.queries.table(self.table_id), push=False)
+            self._set_table(await self.hub.listing.table(self.table_id), push=False)
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
         read_at = time.monotonic()
-        table = await self.hub.queries.table(self.table_id)
+        table = await self.hub.listing.table(self.table_id)
         self._set_table(table, read_at=read_at)
         return table
 
@@ -217,13 +211,12 @@ class Audience:
         """The table's rows in memory may stand for the database's: presence of other processes'
         seats read from them is still valid (app.store.presence: stale after 3 heartbeats)."""
         rows = self.table_rows
-        presence = self.hub.presence
-        limit = presence.stale.total_seconds() / 2 if presence is not None else 30.0
+        limit = self.hub.presence.stale.total_seconds() / 2
         return rows is not None and time.monotonic() - rows.read_at < limit
 
     def _table_from_rows(self, rows: TableRows) -> None:
         """The table's frame built from its rows in memory (with this process's sockets)."""
-        table = self.hub.queries.table_out(rows.table, rows.seats, rows.game)
+        table = self.hub.listing.out(rows.table, rows.seats, rows.game)
         self._set_table(table, push=False, read_at=rows.read_at, rows=rows)
 
     def _seat_presence(self, seat_id: int, online: bool, now: datetime) -> None:
@@ -278,7 +271,7 @@ class Audience:
         await asyncio.sleep(delay)
         read_at = time.monotonic()
         try:
-            table = await self.hub.queries.table(self.table_id)
+            table = await self.hub.listing.table(self.table_id)
         except ServiceError:
             return
         except Exception as exc:  # the database is away: the next change sends it

@@ -9,12 +9,10 @@ from typing import Any, Protocol
 from app.core.config import Settings
 from app.core.messages import AckOut
 from app.core.metrics import Metrics
-from app.store.bus import LocalBus, PgBus, SqliteBus
-from app.store.feeds import FeedStore
 from app.store.games import GameStore
-from app.store.presence import Presence
-from app.store.queries import Queries
+from app.store.ports import Bus, FeedStore, PresenceStore, ReadModel
 from app.table.chat_guard import ChatGuard
+from app.table.listing import Listing
 from app.table.outbound import LiveGame
 from app.table.thinking import Thinkers
 
@@ -42,11 +40,13 @@ class Services(Protocol):
     @property
     def chat_guard(self) -> ChatGuard: ...
     @property
-    def bus(self) -> LocalBus | SqliteBus | PgBus: ...
+    def bus(self) -> Bus: ...
     @property
-    def queries(self) -> Queries: ...
+    def reads(self) -> ReadModel: ...
     @property
-    def presence(self) -> Presence | None: ...
+    def listing(self) -> Listing: ...
+    @property
+    def presence(self) -> PresenceStore: ...
     @property
     def closed(self) -> bool: ...
     @property

@@ -1,0 +1,76 @@
+"""The stores of one database, wired once: the database's URL says Postgres or SQLite (the one
+place that asks), and each store where the two differ is that database's implementation. The app
+(app.main) is wired with what `open_stores` returns and sees only the protocols of
+app.store.ports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from app.core.config import Settings
+from app.store.bus import PgBus, SqliteBus, channel_for
+from app.store.db import Database
+from app.store.feeds import FeedStore
+from app.store.games import GameStore
+from app.store.health import SqlHealth
+from app.store.ports import Bus, Stores
+from app.store.presence import Presence
+from app.store.queries import Queries
+from app.store.queue import PgQueue, SqlQueue
+from app.store.tables import PgTableWrite, SqlTables
+
+
+def _pg_bus(db: Database, channel: str, received: Callable[[], None]) -> PgBus:
+    dsn, server_settings = db.asyncpg_dsn()
+
+    async def notify(channel: str, payload: str) -> None:
+        async with db.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert raw.driver_connection is not None
+            await raw.driver_connection.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    return PgBus(dsn, channel, server_settings, notify, received)
+
+
+def open_stores(settings: Settings, received: Callable[[], None] = lambda: None) -> Stores:
+    """Every store of the database `settings` name. `received`: counts each notification
+    heard from other processes (Postgres)."""
+    db = Database(settings)
+    channel = channel_for(settings.database_schema)
+    games = GameStore(db, channel)
+    presence = Presence(
+        db,
+        heartbeat_seconds=settings.presence_heartbeat_seconds,
+        idle_minutes=settings.table_idle_minutes,
+        close_interval_seconds=settings.table_close_interval_seconds,
+    )
+    reads = Queries(
+        db,
+        idle_minutes=settings.table_idle_minutes,
+        presence_stale=presence.stale,
+        empty_listed=timedelta(seconds=settings.empty_table_listed_seconds),
+    )
+    bus: Bus
+    if db.sqlite:
+        tables, queue = SqlTables(db), SqlQueue(db)
+        bus = SqliteBus(db.engine, settings.sqlite_watch_seconds)
+    else:
+        tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
+        bus = _pg_bus(db, channel, received)
+
+    async def close() -> None:
+        await games.close()
+        await db.dispose()
+
+    return Stores(
+        games=games,
+        tables=tables,
+        queue=queue,
+        reads=reads,
+        feeds=FeedStore(db, channel),
+        presence=presence,
+        bus=bus,
+        health=SqlHealth(db.engine),
+        close=close,
+    )

@@ -4,8 +4,9 @@ A line's number (`seq`) is the table's highest plus one, taken in the insert sta
 Postgres the writers of one table take turns on a transaction-scoped advisory lock, so each reads
 the number its predecessor committed; should two ever read the same highest anyway, the unique
 (table_id, seq) refuses the second, which takes the next number. So a committed line n always
-follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres the same transaction sends
-`NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered when it commits.
+follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres
+the same transaction sends `NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered
+when it commits (`PgFeedStore`); SQLite has one writer at a time and one process to tell.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import Any
 
 from sqlalchemy import JSON, DateTime, Integer, String, Text, func, insert, literal, select, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.core.messages import ChatLine
 from app.store.db import Database
+from app.store.errors import mapped
 from app.store.models import SeatRow, TableMessageRow, as_utc, utcnow
 
 CHANNELS = ("players", "spectators", "notices")
@@ -68,7 +71,10 @@ def _line(row: Any) -> Line:
     return Line(*row)
 
 
+@mapped
 class FeedStore:
+    """Tables' feeds (app.store.ports.FeedStore), SQLite's."""
+
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema (Postgres)
@@ -112,19 +118,9 @@ class FeedStore:
         for _attempt in range(8):
             try:
                 async with self.db.write_core() as conn:
-                    if not self.db.sqlite:
-                        # Writers of one table's feed take turns (many at once would otherwise
-                        # mostly collide on the number); SQLite has one writer at a time anyway.
-                        await conn.execute(
-                            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-                            {"key": f"dragonstones-chat:{table_id}"},
-                        )
+                    await self._take_turn(conn, table_id)
                     seq = (await conn.execute(statement)).scalar_one()
-                    if not self.db.sqlite:
-                        await conn.execute(
-                            text("SELECT pg_notify(:channel, :payload)"),
-                            {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
-                        )
+                    await self._tell(conn, table_id, seq)
                 return Line(seq, channel, seat, name, text_, kind, data, now)
             except IntegrityError as exc:
                 if "seq" not in str(exc.orig):
@@ -132,6 +128,12 @@ class FeedStore:
                 # Another process took this number a moment ago: take the next one.
                 continue
         raise IntegrityError("table_messages", None, Exception("no free line number"))
+
+    async def _take_turn(self, conn: AsyncConnection, table_id: str) -> None:
+        """Before a line is numbered: SQLite has one writer at a time already."""
+
+    async def _tell(self, conn: AsyncConnection, table_id: str, seq: int) -> None:
+        """With the line, in its transaction: SQLite's one process delivers its lines itself."""
 
     async def after(
         self, table_id: str, after: int, channels: tuple[str, ...] = CHANNELS, limit: int = 500
@@ -198,3 +200,21 @@ class FeedStore:
         )
         async with self.db.engine.connect() as conn:
             return {name for (name,) in await conn.execute(query) if name}
+
+
+@mapped
+class PgFeedStore(FeedStore):
+    """Postgres's: writers of one table's feed take turns on an advisory lock (many at once
+    would otherwise mostly collide on the number), and the line's NOTIFY goes with it."""
+
+    async def _take_turn(self, conn: AsyncConnection, table_id: str) -> None:
+        await conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"dragonstones-chat:{table_id}"},
+        )
+
+    async def _tell(self, conn: AsyncConnection, table_id: str, seq: int) -> None:
+        await conn.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
+        )

@@ -11,7 +11,7 @@ from datetime import timedelta
 from app.core.config import Settings
 from app.store.bus import PgBus, SqliteBus, channel_for
 from app.store.db import Database
-from app.store.feeds import FeedStore
+from app.store.feeds import FeedStore, PgFeedStore
 from app.store.games import GameStore
 from app.store.health import SqlHealth
 from app.store.ports import Bus, Stores
@@ -53,10 +53,11 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
     )
     bus: Bus
     if db.sqlite:
-        tables, queue = SqlTables(db), SqlQueue(db)
+        tables, queue, feeds = SqlTables(db), SqlQueue(db), FeedStore(db, channel)
         bus = SqliteBus(db.engine, settings.sqlite_watch_seconds)
     else:
         tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
+        feeds = PgFeedStore(db, channel)
         bus = _pg_bus(db, channel, received)
 
     async def close() -> None:
@@ -68,7 +69,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         tables=tables,
         queue=queue,
         reads=reads,
-        feeds=FeedStore(db, channel),
+        feeds=feeds,
         presence=presence,
         bus=bus,
         health=SqlHealth(db.engine),

@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
-from app.core.errors import DATABASE_ERRORS, ServiceError
+from app.core.errors import ServiceError, StoreError
 from app.table.outbound import Deadline, LiveGame
 from app.table.ports import Actor
 
@@ -129,7 +129,7 @@ class Clock:
             stored = await self.room.hub.store.save_deadline(
                 game.id, game.version, deadline.stamp(), deadline.key
             )
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             log.warning("deadline of game %s not stored: %r", game.id, exc)
             return
         if stored is not None and game.deadline == deadline and stored[1] == deadline.key:

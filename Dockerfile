@@ -6,13 +6,16 @@
 # rebuilds only the wheel and the final copy.
 
 FROM python:3.11-slim AS build
-# Dependencies first (read from pyproject.toml), so that a code change does not reinstall them.
-COPY pyproject.toml /src/pyproject.toml
-RUN cd /src && python -m venv /opt/dragonstones \
- && python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt \
- && PIP_NO_CACHE_DIR=1 /opt/dragonstones/bin/pip install -q --disable-pip-version-check -r requirements.txt 'setuptools>=77'
-# The build context is only what runs (.dockerignore): pyproject, README, LICENSE, app, engine,
-# migrations, static.
+# Dependencies first, exactly as requirements.lock pins them (`bash scripts/lock.sh` writes it;
+# pip checks every file against its hashes and refuses a dependency the lock does not pin), so
+# that every build installs the same versions and a code change does not reinstall them. The
+# lock holds the build backend (setuptools) too.
+COPY requirements.lock /src/requirements.lock
+RUN python -m venv /opt/dragonstones \
+ && PIP_NO_CACHE_DIR=1 /opt/dragonstones/bin/pip install -q --disable-pip-version-check \
+      --require-hashes -r /src/requirements.lock
+# The build context is only what runs (.dockerignore): pyproject, the lock, README, LICENSE, app,
+# engine, migrations, static.
 COPY . /src
 # A real wheel (not an editable install): the client and the migrations travel inside it.
 RUN cd /src && export PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \

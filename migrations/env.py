@@ -41,6 +41,11 @@ def run_migrations_offline() -> None:
 
 def do_run_migrations(connection: Connection) -> None:
     sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # Batch mode rebuilds a table by copying it and dropping the old one; with foreign keys
+        # on, that DROP deletes every row referencing it (tables -> seats, games -> actions...).
+        # Off for this connection (it must be said before any transaction), as Alembic advises.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
     # SQLite cannot ALTER most things; batch mode rebuilds tables instead.
     context.configure(
         connection=connection, target_metadata=target_metadata, render_as_batch=sqlite

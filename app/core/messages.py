@@ -50,11 +50,18 @@ CLIENT_TYPES = ("action", "ping")
 # --- server -> client -------------------------------------------------------------------------
 
 
+# The version of this protocol, sent in `hello`. It rises by one whenever the server adds
+# something a client may rely on (a message, a field, a code); nothing is renamed or dropped.
+# docs/protocol-changelog.md says what each version added.
+PROTOCOL_VERSION = 1
+
+
 class HelloOut(BaseModel):
     type: Literal["hello"] = "hello"
     table_id: str
     seat: int | None  # null: a spectator
     name: str | None
+    protocol: int = PROTOCOL_VERSION
 
 
 class TableMsg(BaseModel):

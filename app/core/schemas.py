@@ -117,6 +117,21 @@ class AddBots(BaseModel):
     kind: BotKind = "heuristic"
 
 
+class StartTable(BaseModel):
+    """The optional body of POST /api/tables/{id}/start."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**64 - 1,
+        strict=True,
+        description="for tests only: the seed the game is dealt from; refused (400 "
+        "invalid_request) unless the server was started with TEST_SEED",
+    )
+
+
 class AcceptBots(BaseModel):
     """The optional body of POST /api/queue/{ticket}/bots."""
 

@@ -26,6 +26,7 @@ from app.core.schemas import (
     RecordedAction,
     RecordPlayer,
     Rematch,
+    StartTable,
     TableOut,
     TableSettings,
 )
@@ -130,9 +131,12 @@ async def remove_bot(table_id: TableId, seat: SeatNo, lobby: LobbyDep, token: To
 
 
 @api.post("/tables/{table_id}/start", response_model=TableOut, tags=["lobby"])
-async def start_table(table_id: TableId, lobby: LobbyDep, token: Token) -> TableOut:
-    """Start the game once every seat is taken (the host's token is required)."""
-    return await lobby.start(table_id=table_id, token=token)
+async def start_table(
+    table_id: TableId, lobby: LobbyDep, token: Token, body: StartTable | None = None
+) -> TableOut:
+    """Start the game once every seat is taken (the host's token is required). The body is
+    optional; its `seed` is for tests only (a server started with TEST_SEED)."""
+    return await lobby.start(table_id=table_id, token=token, seed=body.seed if body else None)
 
 
 # -- timers and absent players (issue 8) --

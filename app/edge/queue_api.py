@@ -61,6 +61,8 @@ TicketId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a queue tic
 _TICKET_ID = re.compile(ID_PATTERN)
 # With nobody waiting, a full matching pass only every this many seconds.
 _FULL_PASS_SECONDS = 30.0
+# The database away: the loop's failures are logged once per this many seconds.
+_OUTAGE_LOG_SECONDS = 30.0
 
 router = APIRouter(tags=["queue"], responses=ERRORS)
 
@@ -95,6 +97,8 @@ class QueueService:
         settings = self.settings
         last_match = last_beat = last_full = 0.0
         beat_every = max(0.2, settings.queue_grace_seconds / 4)
+        # An outage fails every pass: said once in a while, not twice a second.
+        outage_said = -_OUTAGE_LOG_SECONDS
         while not self.closed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=settings.queue_poll_seconds)
@@ -121,7 +125,9 @@ class QueueService:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("queue loop: %r", exc)
+                if not is_outage(exc) or now - outage_said >= _OUTAGE_LOG_SECONDS:
+                    log.warning("queue loop: %r", exc)
+                    outage_said = now if is_outage(exc) else outage_said
 
     async def tell(self, tickets: list[str]) -> None:
         """Send each socket of these tickets what it should show, if that changed."""

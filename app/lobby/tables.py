@@ -15,7 +15,7 @@ import time
 from datetime import timedelta
 
 import engine
-from app.core import names
+from app.core import names, seeds
 from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
@@ -64,6 +64,7 @@ class Lobby:
         self.reads = reads
         self.hub = hub
         self.settings = hub.settings
+        seeds.announce(self.settings.test_seed)
 
     @property
     def listing(self) -> Listing:
@@ -131,8 +132,6 @@ class Lobby:
         """Close the table now if nobody has been connected to it for the idle time (the
         closing task may not have come by yet). Call with the table's room held."""
         presence = self.hub.presence
-        if presence is None:
-            return False
         now = utcnow()
         rows = await self.reads.table(table_id)
         if not is_stale(
@@ -283,7 +282,10 @@ class Lobby:
                 await tx.update_table(table_id, **given)
             return await self._changed(room)
 
-    async def start(self, *, table_id: str, token: str | None) -> TableOut:
+    async def start(self, *, table_id: str, token: str | None, seed: int | None = None) -> TableOut:
+        """Deal the game (`seed`: for tests only, app.core.seeds) once every seat is taken."""
+        test_seed = self.settings.test_seed
+        seeds.refuse_unless_testing(test_seed, seed)
         async with self.hub.hold(table_id) as room:
             me = await self.reads.seat_for_token(table_id, token)
             async with self.tables.write() as tx:
@@ -294,7 +296,14 @@ class Lobby:
                     raise ServiceError(
                         Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
                     )
-                seed = new_seed()
+                if test_seed is None:
+                    seed = new_seed()
+                else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
+                    seed = seeds.game_seed(test_seed, await tx.games_count(), seed)
+                    for s in seats:
+                        if s.bot:
+                            s.bot_seed = str(seeds.bot_seed(seed, s.seat))
+                            await tx.update_seat(s.id, bot_seed=s.bot_seed)
                 state, opening = engine.start(players=table.seats, seed=seed)
                 # Issue 8: the opening prompt's deadline is stored with the game.
                 deadline = first_deadline(

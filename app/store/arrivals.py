@@ -143,14 +143,12 @@ async def arrive(
     raises), write it online and the table active, NOTIFY `tell` on the store's channel when
     given, read the table when `want_table` and the feed's last `chat_lines` lines."""
     digest = hash_token(token)
-    async with store.pg() as pg:
-        record = await pg.fetchrow(
-            _ARRIVE_READ if want_table else _ARRIVE_ALONE,
-            table_id, digest, now, tell is not None, store.channel, tell or "", chat_lines,
-        )  # fmt: skip
-        if record is None:
-            why = await pg.fetchrow(_WHY, table_id, digest)
+    record = await store.pool.fetchrow(
+        _ARRIVE_READ if want_table else _ARRIVE_ALONE,
+        table_id, digest, now, tell is not None, store.channel, tell or "", chat_lines,
+    )  # fmt: skip
     if record is None:
+        why = await store.pool.fetchrow(_WHY, table_id, digest)
         if not why["table_exists"]:
             raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
         if why["seat_table"] is None:
@@ -175,8 +173,7 @@ async def arrive(
 
 async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
     """A spectator's socket arrives at a table the room does not hold in memory: read it."""
-    async with store.pg() as pg:
-        record = await pg.fetchrow(_LOOK, table_id)
+    record = await store.pool.fetchrow(_LOOK, table_id)
     rows = _rows(record, read_at)
     if rows is None:
         raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
@@ -186,5 +183,4 @@ async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
 async def depart(store: GameStore, table_id: str, seat_id: int, now: datetime, tell: str) -> None:
     """A seat's last socket here closed: write it away and the table active, and tell the
     other processes (`tell` on the store's channel)."""
-    async with store.pg() as pg:
-        await pg.execute(_DEPART, table_id, seat_id, now, store.channel, tell)
+    await store.pool.execute(_DEPART, table_id, seat_id, now, store.channel, tell)

@@ -5,8 +5,9 @@ Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<
 deadline_at, deadline_key]` of the committed action, so that other processes replay it without
 reading it back; an action too long for NOTIFY's 8000 bytes is sent as `'<table_id>:<version>'`
 and read back. The lobby sends `'<table_id>:'` after it changes a table (seats, start). Each
-process LISTENs on one dedicated asyncpg connection that reconnects by itself; after a reconnect it
-asks for a sweep, since notifications sent meanwhile are lost. SQLite has one process: the
+process LISTENs on one dedicated asyncpg connection that reconnects by itself (trying again every
+second at most while the database is away); after a reconnect it asks for a sweep, since
+notifications sent meanwhile are lost. SQLite has one process: the
 in-process bus delivers the lobby's messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
@@ -155,6 +156,12 @@ class SqliteBus(LocalBus):
                 await self.task
 
 
+# The listener's longest wait between two attempts to connect again. Commits other processes make
+# between the database's return and the next attempt reach this process's sockets only with the
+# sweep that follows it, so the wait stays short (one refused connection a second costs nothing).
+LISTEN_RETRY_MAX_SECONDS = 1.0
+
+
 class PgBus:
     """LISTEN on a dedicated connection; NOTIFY through the pool (or the commit statement)."""
 
@@ -212,6 +219,7 @@ class PgBus:
     async def _listen(self, connected: asyncio.Event) -> None:
         delay = 0.1
         first = True
+        failures = 0  # attempts in a row that failed: the first is logged, then one a minute
         while not self.closed:
             conn: asyncpg.Connection | None = None
             try:
@@ -225,7 +233,7 @@ class PgBus:
                 if not first:
                     log.info("listening again on %s: sweeping for missed commits", self.channel)
                     self.on_reconnect()
-                first, delay = False, 0.1
+                first, delay, failures = False, 0.1, 0
                 # Wait until the connection drops; a cheap query now and then finds a silently
                 # dead connection too.
                 while not self.closed:
@@ -237,8 +245,13 @@ class PgBus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not self.closed:
-                    log.warning("listener connection lost (%r); retrying in %.1f s", exc, delay)
+                failures += 1
+                if not self.closed and failures % 60 == 1:
+                    log.warning(
+                        "listener connection lost (%r); trying again every %.0f s at most",
+                        exc,
+                        LISTEN_RETRY_MAX_SECONDS,
+                    )
             finally:
                 if conn is not None:
                     with contextlib.suppress(Exception):
@@ -247,7 +260,7 @@ class PgBus:
                 return
             first = False
             await asyncio.sleep(delay)
-            delay = min(delay * 2, 5.0)
+            delay = min(delay * 2, LISTEN_RETRY_MAX_SECONDS)
 
     async def close(self) -> None:
         self.closed = True

@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
 import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
@@ -24,6 +25,21 @@ from app.core.config import Settings
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
+
+
+# asyncpg's words for a connection used after the server ended it while it sat idle (a shutdown,
+# a restart, an idle timeout): the server's error arrived with no operation running and left the
+# protocol in its "error consume" state (2) until the end of the stream is read. Not two operations
+# on one connection: asyncpg's guard against that raises InterfaceError. (app.store.pgpool)
+_ENDED_WHILE_IDLE = "another operation (2) is in progress"
+ENDED_MESSAGE = "the database server ended the connection"
+
+
+def ended_while_idle(exc: BaseException) -> bool:
+    """`exc` (asyncpg's, or SQLAlchemy's wrapping it as `orig`) says that the server ended this
+    connection while it was idle: nothing was sent."""
+    driver = getattr(exc, "orig", None) or exc
+    return isinstance(driver, asyncpg.InternalClientError) and _ENDED_WHILE_IDLE in str(driver)
 
 
 def _json_text(value: Any) -> str:
@@ -47,7 +63,23 @@ def make_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         _tune_sqlite(engine, settings)
+    else:
+        _discard_ended(engine)
     return engine
+
+
+def _discard_ended(engine: AsyncEngine) -> None:
+    """A pooled connection the server ended while it was idle is a disconnection: SQLAlchemy then
+    drops it and the pool's older connections (the server ended those too), and the caller sees
+    an outage that says so."""
+
+    @event.listens_for(engine.sync_engine, "handle_error", retval=True)
+    def _ended(context: Any) -> BaseException | None:
+        if not ended_while_idle(context.original_exception):
+            return None
+        context.is_disconnect = True
+        ended: BaseException = asyncpg.ConnectionDoesNotExistError(ENDED_MESSAGE)
+        return ended
 
 
 def _tune_sqlite(engine: AsyncEngine, settings: Settings) -> None:

@@ -16,8 +16,6 @@ the snapshot with the engine, which is deterministic.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,6 +29,7 @@ import engine
 from app.core.errors import DATABASE_ERRORS
 from app.store.db import Database
 from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.pgpool import PgPool
 from app.store.seat_clocks import SeatClocks
 
 
@@ -147,12 +146,6 @@ def notify_payload(c: Commit, action_text: str, events_text: str) -> str:
     return payload if len(payload.encode("utf-8")) <= NOTIFY_LIMIT else head
 
 
-async def _keep_session(_conn: Any) -> None:
-    """The action path's pool runs single statements in autocommit and changes no session
-    state: nothing to reset when a connection goes back (asyncpg's default reset would cost a
-    round trip per action; a connection left in a transaction is still rolled back)."""
-
-
 _PG_SINCE = """
 SELECT version, seat, action_id, action::text, events::text FROM actions
 WHERE game_id = $1 AND version > $2 ORDER BY version
@@ -163,36 +156,16 @@ class GameStore(SeatClocks):
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
-        self._pool: Any = None  # asyncpg.Pool, Postgres only
+        # Postgres: the action path's own asyncpg pool (app.store.pgpool): each commit is one
+        # statement in autocommit.
+        self.pool = PgPool(db)
 
     async def open(self) -> None:
-        """Postgres: the action path's own asyncpg pool. Each commit is one statement in
-        autocommit, so SQLAlchemy's pool and its greenlet bridge would only add CPU there."""
-        if not self.db.sqlite and self._pool is None:
-            dsn, server_settings = self.db.asyncpg_dsn()
-            size = self.db.settings.db_pool_size
-            self._pool = await asyncpg.create_pool(
-                dsn,
-                min_size=min(2, size),
-                max_size=size,
-                server_settings=server_settings,
-                reset=_keep_session,
-            )
+        if not self.db.sqlite:
+            await self.pool.open()
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
-
-    @contextlib.asynccontextmanager
-    async def pg(self) -> AsyncIterator[Any]:
-        """A connection of the action path's pool (no transaction: each statement commits by
-        itself). asyncpg discards a connection that failed instead of handing it out again."""
-        if self._pool is None:
-            await self.open()
-        assert self._pool is not None
-        async with self._pool.acquire() as conn:
-            yield conn
+        await self.pool.close()
 
     async def load(self, table_id: str) -> StoredGame | None:
         """The table's game: its last snapshot and its whole action log (the actions after the
@@ -262,8 +235,7 @@ class GameStore(SeatClocks):
                     .order_by(ActionRow.version)
                 )
                 return [(v, s, a, act, e) for v, s, a, act, e in rows]
-        async with self.pg() as pg:
-            records = await pg.fetch(_PG_SINCE, game_id, after)
+        records = await self.pool.fetch(_PG_SINCE, game_id, after)
         return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
@@ -298,26 +270,25 @@ class GameStore(SeatClocks):
     async def _commit_pg(self, c: Commit) -> None:
         action_text = orjson.dumps(c.action).decode()
         events_text = orjson.dumps(c.events).decode()
-        async with self.pg() as pg:
-            committed = await pg.fetchrow(
-                _PG_COMMIT,
-                c.state,
-                c.version,
-                c.status,
-                c.winner,
-                c.now,
-                c.now if c.over else None,
-                c.game_id,
-                c.seat,
-                action_text,
-                c.action_id,
-                events_text,
-                c.table_id,
-                self.channel,
-                c.deadline_at,
-                c.deadline_key,
-                notify_payload(c, action_text, events_text),
-            )
+        committed = await self.pool.fetchrow(
+            _PG_COMMIT,
+            c.state,
+            c.version,
+            c.status,
+            c.winner,
+            c.now,
+            c.now if c.over else None,
+            c.game_id,
+            c.seat,
+            action_text,
+            c.action_id,
+            events_text,
+            c.table_id,
+            self.channel,
+            c.deadline_at,
+            c.deadline_key,
+            notify_payload(c, action_text, events_text),
+        )
         if committed is None:  # no row: the guard found another version
             raise StaleVersion
 

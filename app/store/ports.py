@@ -54,6 +54,14 @@ class TableWrite(Protocol):
         """A person's seat (with its token's hash), or a bot's (with its kind and seed)."""
         ...
 
+    async def update_seat(self, seat_id: int, **values: Any) -> None:
+        """Change these columns of the seat."""
+        ...
+
+    async def games_count(self) -> int:
+        """How many games were ever started here (tests' seeds, app.core.seeds)."""
+        ...
+
     async def remove_seat(self, seat_id: int) -> None: ...
 
     async def remove_bot(self, table_id: str, seat: int) -> bool:

@@ -21,16 +21,14 @@ from app.store.queue import PgQueue, SqlQueue
 from app.store.tables import PgTableWrite, SqlTables
 
 
-def _pg_bus(db: Database, channel: str, received: Callable[[], None]) -> PgBus:
-    dsn, server_settings = db.asyncpg_dsn()
+def _pg_bus(games: GameStore, received: Callable[[], None]) -> PgBus:
+    dsn, server_settings = games.db.asyncpg_dsn()
 
     async def notify(channel: str, payload: str) -> None:
-        async with db.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            assert raw.driver_connection is not None
-            await raw.driver_connection.execute("SELECT pg_notify($1, $2)", channel, payload)
+        # One statement: the action path's pool (app.store.pgpool), not an ORM connection.
+        await games.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
-    return PgBus(dsn, channel, server_settings, notify, received)
+    return PgBus(dsn, games.channel, server_settings, notify, received)
 
 
 def open_stores(settings: Settings, received: Callable[[], None] = lambda: None) -> Stores:
@@ -58,7 +56,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
     else:
         tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
         feeds = PgFeedStore(db, channel)
-        bus = _pg_bus(db, channel, received)
+        bus = _pg_bus(games, received)
 
     async def close() -> None:
         await games.close()

@@ -87,6 +87,12 @@ class SqlTableWrite:
             )
         )
 
+    async def update_seat(self, seat_id: int, **values: Any) -> None:
+        await self.session.execute(update(SeatRow).where(SeatRow.id == seat_id).values(**values))
+
+    async def games_count(self) -> int:
+        return int(await self.session.scalar(select(func.count()).select_from(GameRow)) or 0)
+
     async def remove_seat(self, seat_id: int) -> None:
         await self.session.execute(delete(SeatRow).where(SeatRow.id == seat_id))
 

@@ -143,7 +143,12 @@ class Clock:
         game = self.room.game
         if game is None or not (game.turn_seconds or game.choose_seconds):
             return
-        stored = await self.room.hub.store.deadline(game.id)
+        try:
+            stored = await self.room.hub.store.deadline(game.id)
+        except StoreError as exc:
+            # The room pushes the state it replayed anyway: plan the deadline here instead.
+            log.warning("game %s: stored deadline not read (%r)", game.id, exc)
+            stored = None
         if stored is not None and stored[0] == game.version:
             at, key = stored[1], stored[2]
             game.deadline = Deadline(key, at.timestamp()) if at and key else None

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
 from typing import Any
 
 from app.core.config import Settings
+from app.core.errors import DATABASE_ERRORS
 from app.core.metrics import Metrics
 from app.store.bus import Carried
 from app.store.ports import Stores
@@ -25,6 +26,10 @@ from app.table.room import Room
 from app.table.thinking import Thinkers
 
 log = logging.getLogger("dragonstones.hub")
+
+# While the database does not answer, a sweep is tried again this often (a room whose commit got
+# no answer, or a listener that was away, waits for it).
+SWEEP_RETRY_SECONDS = 1.0
 
 
 def trim_memory() -> None:
@@ -55,6 +60,7 @@ class Hub:
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._sweep_wanted = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
         # The hard bots' worker processes (app.table.thinking), started on their first decision.
@@ -149,6 +155,10 @@ class Hub:
                     room.audience.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.
                     await room.standins.reload()
+        except DATABASE_ERRORS as exc:
+            # What was missed is read by the sweep, once the database answers.
+            log.warning("catching up table %s failed: %r", table_id, exc)
+            self.sweep_soon()
         except Exception:
             log.exception("catching up table %s failed", table_id)
 
@@ -158,23 +168,33 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     def sweep_soon(self) -> None:
-        self._spawn(self.sweep())
+        """Sweep now (the listener is back, or a room does not know what was committed): the
+        sweeper tries again every second until the database answers."""
+        self._sweep_wanted.set()
 
     async def sweep(self) -> None:
-        """Catch up every room whose game moved on without our hearing of it."""
-        await sweep_feeds([r.feed for r in list(self.rooms.values())], self.feeds)
-        rooms = [r for r in self.rooms.values() if r.audience.connections or r.bots.bots]
-        if not rooms:
-            return
-        versions = await self.store.versions([r.table_id for r in rooms])
+        """Catch up every room whose game moved on without our hearing of it, and every room
+        whose commit got no answer (stale: what the database holds decides). Raises when the
+        database does not answer."""
+        rooms = [
+            r
+            for r in self.rooms.values()
+            if r.audience.connections or r.bots.bots or (r.game is not None and r.game.stale)
+        ]
+        versions = await self.store.versions([r.table_id for r in rooms]) if rooms else {}
         for room in rooms:
             version = versions.get(room.table_id)
+            game = room.game
             if version is None:
                 continue
-            if room.game is None:
-                await self._catch_up(room.table_id, None)
-            elif version > room.game.version:
-                await self._catch_up(room.table_id, version)
+            if game is None:
+                await self._catch_up(room.table_id, None)  # started elsewhere
+            elif version > game.version or game.stale:
+                async with room.locked():  # trust only the database
+                    await room.catch_up()
+                    game.stale = False
+        # The chat last: a sweep the database did not answer stops above, and is tried again.
+        await sweep_feeds([r.feed for r in list(self.rooms.values())], self.feeds)
 
     async def _watch_sockets(self) -> None:
         """Close sockets whose client stopped reading (see Connection.stuck), and give memory
@@ -193,13 +213,28 @@ class Hub:
             self._sockets_peak = max(self._sockets_peak, open_now)
 
     async def _sweep_forever(self) -> None:
+        """The slow safety sweep (SWEEP_INTERVAL_SECONDS, 0: none), a sweep whenever one is
+        asked for, and, while the database does not answer, another every second."""
         interval = self.settings.sweep_interval_seconds
-        while not self.closed and interval > 0:
-            await asyncio.sleep(interval)
+        retry = False
+        while not self.closed:
+            wait = SWEEP_RETRY_SECONDS if retry else (interval if interval > 0 else None)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._sweep_wanted.wait(), timeout=wait)
+            self._sweep_wanted.clear()
             try:
                 await self.sweep()
-            except Exception as exc:
-                log.warning("safety sweep failed: %r", exc)
+            except DATABASE_ERRORS as exc:
+                if not retry:
+                    log.warning("sweep failed, trying again every second: %r", exc)
+                retry = True
+            except Exception:
+                log.exception("sweep failed")
+                retry = True
+            else:
+                if retry:
+                    log.info("sweep done: the database answers again")
+                retry = False
 
     # -- life cycle ------------------------------------------------------------------------------
 

@@ -55,6 +55,9 @@ class Services(Protocol):
     def forget_if_idle(self, room: Idle) -> None:
         """Drop the room from this process if nobody uses it any more."""
 
+    def sweep_soon(self) -> None:
+        """Catch up, as soon as the database answers, every room that missed something."""
+
 
 class Actor(Idle, Protocol):
     """A table's room as its collaborators see it: its game, the process around it, and

@@ -169,7 +169,7 @@ class Room:
                 try:
                     await self.catch_up()
                 except DATABASE_ERRORS:
-                    game.stale = True
+                    self._mark_stale(game)
                     raise unavailable() from None
             raise ServiceError(Code.CONFLICT, "the game moved on too fast; send the action again")
 
@@ -251,18 +251,19 @@ class Room:
             try:
                 await self.catch_up()
             except DATABASE_ERRORS:
-                game.stale = True
+                self._mark_stale(game)
                 raise unavailable() from None
             return self._duplicate(game, seat, action_id)
         except StoreUnavailable as exc:
-            # The action may or may not be committed. The client retries with the same
-            # action_id, which is safe either way.
-            game.stale = True
+            # Maybe committed: the client resends the same action_id, the sweep reads the truth.
+            self._mark_stale(game)
             log.error("commit failed in game %s: %s", game.id, exc)
             raise ServiceError(
                 Code.UNAVAILABLE,
                 "the database did not answer; send the action again with the same action_id",
             ) from None
+        finally:  # no longer writing: a notification of this version is another process's
+            game.committing = -1
         self.hub.metrics.committed(
             table_id=self.table_id,
             seat=seat,
@@ -279,6 +280,11 @@ class Room:
         game.action_ids[action_id] = (seat, version)
         self._moved_on(was_over=False)
         return AckOut(action_id=action_id, version=version)
+
+    def _mark_stale(self, game: LiveGame) -> None:
+        """Read the game again before the next action, or when the hub's sweep gets to it."""
+        game.stale = True
+        self.hub.sweep_soon()
 
     def _moved_on(self, *, was_over: bool) -> None:
         assert self.game is not None

@@ -18,6 +18,7 @@ from collections.abc import Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from app.core import seeds
 from app.core.errors import Code, ServiceError
 from app.core.schemas import PlayerOut, TableOut
 from app.core.security import new_seed
@@ -244,7 +245,11 @@ class StandIns:
         # The host's choice for this table (issue 19), else the server's default: the normal bot.
         table = await room.hub.listing.table(room.table_id)
         kind = table.stand_in_kind or room.hub.settings.default_bot_kind
-        seed = str(new_seed())
+        game, test_seed = room.game, room.hub.settings.test_seed
+        if test_seed is None or game is None:
+            seed = str(new_seed())
+        else:  # tests only (app.core.seeds): the stand-in plays the same game again
+            seed = str(seeds.bot_seed(int(game.state.seed), seat, "stand-in"))
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)
             giver = room.audience.seat_info(by)

@@ -120,8 +120,10 @@ class Server:
 
 
 @pytest.fixture
-def server() -> Iterator[Server]:
-    """A fresh server with its own temporary SQLite database, for one test."""
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    """A fresh server with its own temporary SQLite database, for one test. A test marked
+    `@pytest.mark.game_seed(n)` has its games dealt from TEST_SEED=n (tests/deals.py)."""
+    seed = request.node.get_closest_marker("game_seed")
     with tempfile.TemporaryDirectory(prefix="dragonstones-browser-") as tmp:
         workdir = Path(tmp)
         db = workdir / "game.sqlite3"
@@ -153,6 +155,8 @@ def server() -> Iterator[Server]:
             "STATIC_DIR": str(ROOT / "static"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
         }
+        if seed is not None:
+            srv.env["TEST_SEED"] = str(seed.args[0])
         try:
             srv.start()
             yield srv

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import deals
 from tests.browser.conftest import NewPage, Server
 from tests.browser.driver import SeatDriver
 from tests.browser.helpers import expect
@@ -66,6 +67,7 @@ class Background:
             thread.join(timeout=10)
 
 
+@pytest.mark.game_seed(deals.ABSENT_SEED)
 def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
     server: Server, new_page: NewPage, artifacts: Path
 ) -> None:
@@ -96,29 +98,21 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
             others.play(server, table_id, token)
         expect(alice.locator("#game-view")).to_be_visible()
         # Bob and Carol bid nothing: Alice wins every card with one coin (Fairy Gold while she has
-        # some, then Common Gold: the server's seed decides how soon a card asks a decision), until
-        # one asks her a power decision. With no coin left she bids nothing (R11: nobody wins).
+        # some). The table's game is its server's first, dealt from ABSENT_SEED (tests/deals.py):
+        # the Witch, then the Magician, whose power asks Alice a decision.
         area = alice.locator("#action-area")
-        for _ in range(40):
-            expect(area).to_have_attribute(
-                "data-state", re.compile("^(bid|choose)$"), timeout=20_000
-            )
-            if area.get_attribute("data-state") == "choose":
-                break
+        for _ in range(2):
+            expect(area).to_have_attribute("data-state", "bid", timeout=20_000)
             expect(alice.locator("#countdown")).to_be_hidden()  # bids are not timed here
             reveals = alice.locator("#log li[data-type=bids_revealed]")
             before = reveals.count()
-            for coin in ("fairy_gold", "common_gold"):
-                more = alice.locator(f"#action-area [data-more={coin}]")
-                if more.count() and more.is_enabled():
-                    more.click()
-                    alice.get_by_role("button", name="Submit bid").click()
-                    break
-            else:
-                alice.get_by_role("button", name="Bid nothing").click()
+            alice.locator("#action-area [data-more=fairy_gold]").click()
+            alice.get_by_role("button", name="Submit bid").click()
             expect(reveals).to_have_count(before + 1)
-        else:
-            raise AssertionError("Alice was never asked a power decision")
+        expect(area).to_have_attribute("data-state", "choose", timeout=20_000)
+        expect(alice.locator("#action-area [data-prompt=choose]")).to_have_attribute(
+            "data-character", "magician"
+        )
         countdown = alice.locator("#countdown")
         expect(countdown).to_be_visible()
         expect(countdown).to_have_text(re.compile(r"^0:0[0-4]$"))

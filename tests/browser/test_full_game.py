@@ -3,7 +3,9 @@
 Everything goes through the pages: the test reads the DOM and clicks and types like a person; it
 never calls the API. The players follow a simple script that ends the game quickly (Alice bids on
 the characters that give stones or points, Bob on the ones that give coins, Carol mostly watches)
-and that provokes a Silver tie-break on the first Witch.
+and that provokes a Silver tie-break on the first Witch. The game is dealt from FULL_GAME_SEED
+(tests/deals.py plays this script offline): 57 versions, the first Witch's tie-break and one
+more, seven power decisions.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import deals
 from tests.browser.conftest import NewPage, Server
 from tests.browser.helpers import Page, create_table, expect, join_by_invite
 
@@ -140,6 +143,7 @@ def choose_option(p: Player, character: str, step: str, ids: list[str]) -> str:
     return ids[0]
 
 
+@pytest.mark.game_seed(deals.FULL_GAME_SEED)
 def test_three_friends_play_a_whole_game_in_the_browser(
     server: Server, new_page: NewPage, artifacts: Path
 ) -> None:
@@ -335,5 +339,8 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     total = {k: sum(p.stats[k] for p in players) for k in ("bid", "tiebreak", "choose")}
     assert total["tiebreak"] >= 2, total
     assert total["choose"] >= 3, total
+    # The very game the seed deals: this script, played offline, gives the same.
+    dealt, expected = deals.full_game(deals.FULL_GAME_SEED)
+    assert (total, record["version"]) == (expected, len(dealt.steps))
     assert {"bid", "tiebreak", "power", "phone"} <= shots, shots
     assert len(auctions) >= 3

@@ -5,7 +5,7 @@ public API (`engine.apply`), and checks the power's effect, every `choose` promp
 character, step, question, options, and that `legal_actions` agrees), its edge cases and its
 interplay with the Ghost, the Imp, the Goblin, the Witch and the Doppelganger. After every scenario
 `check` proves that every coin and stone of the box is still somewhere, nothing is negative, and the
-state survives a dumps/loads round trip. The docstrings cite the rulings (shared/rules/RULINGS.md).
+state survives a dumps/loads round trip. The docstrings cite the rulings (docs/rules.md, R1-R25).
 """
 
 from __future__ import annotations

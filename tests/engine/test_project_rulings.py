@@ -1,6 +1,6 @@
-"""The rulings this project added where the rules and RULINGS.md are silent (docs/rules.md, "Rulings
-this project added": P1-P3 and P5-P19; P4 was withdrawn when R22 ruled on the played Doppelganger,
-whose tests are in test_rulings.py)."""
+"""The rulings this project added where the rules and the rulings R1-R25 are silent
+(docs/rules.md, "Rulings this project added": P1-P3 and P5-P19; P4 was withdrawn when R22 ruled
+on the played Doppelganger, whose tests are in test_rulings.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Named scenario tests for every ruling R1-R25 of the rulings page (shared/rules/RULINGS.md).
+"""Named scenario tests for every ruling R1-R25 (docs/rules.md, "The rulings R1-R25").
 
 Each test names the ruling it pins. States are made for the purpose with `tests/engine/builder.py`
 (`build(...)` describes a state in one line); where a rule involves a random draw, the test either
@@ -1876,6 +1876,52 @@ def test_r24_played_doppelganger_is_used_once_at_the_end_of_the_turn() -> None:
     assert Counter(st.used_specials) == Counter({"doppelganger": 1, "gnome": 1})
     assert st.doppelganger is None
     assert Counter(st.used_specials + st.special_deck + st.specials) == Counter(SPECIAL_DECK)
+
+
+def test_r24_a_doubled_ghost_may_copy_the_played_doppelganger_and_its_winner_keeps_it() -> None:
+    """R24, its last sentence: the holder plays the Doppelganger on the Ghost, so it lies in the
+    used specials and nobody holds it (R22); the doubled Ghost may copy it (here with its second
+    use, the first copying the Red Dragon), and its winner takes it back and keeps it as if he
+    had won it: face up, offered at his next win, his at the end of the turn (not in the used
+    specials nor the new deck). A copy of it while he holds it again does nothing (R22)."""
+    st = ghost_state(
+        [won("witch", 1), won("doppelganger", 0), won("red_dragon", 1)],
+        specials=["ghost", "doppelganger"],
+        doppelganger=0,
+        pile=["blue_dragon"],
+    )
+    st, _ = auction(st, {0: bid(fg=1)})
+    assert prompt(st)["step"] == "play_doppelganger" and prompt(st)["character"] == "ghost"
+    st, _ = act(st, 0, choose("play"))
+    assert st.doppelganger is None and "doppelganger" in st.used_specials
+    st, _ = act(st, 0, choose("red_dragon"))  # the first use
+    assert stones_of(st, 0)["red"] == 1
+    assert prompt(st)["character"] == "ghost" and "doppelganger" in options(st)
+    st, ev = act(st, 0, choose("doppelganger"))  # the second use
+    assert "no_effect" not in types(ev)
+    assert [e["seat"] for e in of_type(ev, "doppelganger_taken")] == [0]
+    assert st.doppelganger == 0 and "doppelganger" not in st.used_specials
+    assert engine.view(st, None)["players"][0]["has_doppelganger"] is True
+    # Kept as if won: offered at his next win, and his after the end of the turn.
+    assert st.card == "blue_dragon"
+    st, _ = auction(st, {0: bid(fg=1)})
+    assert prompt(st)["step"] == "play_doppelganger" and prompt(st)["character"] == "blue_dragon"
+    st, _ = act(st, 0, choose("keep"))
+    assert st.turn == 2 and st.doppelganger == 0
+    assert "doppelganger" not in st.used_specials + st.special_deck
+
+    # Taken back by the first use, the second use's copy finds it held: nothing.
+    st = ghost_state(
+        [won("witch", 1), won("doppelganger", 0)],
+        specials=["ghost", "doppelganger"],
+        doppelganger=0,
+        pile=["blue_dragon"],
+    )
+    st, _ = auction(st, {0: bid(fg=1)})
+    st, _ = choose_seq(st, 0, "play", "doppelganger")
+    assert st.doppelganger == 0
+    st, ev = act(st, 0, choose("doppelganger"))
+    assert "no_effect" in types(ev) and st.doppelganger == 0 and st.card == "blue_dragon"
 
 
 # == Information ===============================================================================

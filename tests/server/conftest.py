@@ -109,13 +109,16 @@ def database(request: pytest.FixtureRequest) -> Database:
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One SQLite server for the tests of a module that do not restart it."""
+def shared_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """One SQLite server for the tests of a module that do not restart it, with the module's
+    `SHARED_SERVER_SETTINGS` (e.g. TEST_SEED, for a test that names its game's seed)."""
     workdir = tmp_path_factory.mktemp("server")
     db = Database(
         url=f"sqlite+aiosqlite:///{workdir / 'shared.sqlite3'}", path=workdir / "shared.sqlite3"
     )
-    server = ServerProcess(db, workdir)
+    server = ServerProcess(db, workdir, **getattr(request.module, "SHARED_SERVER_SETTINGS", {}))
     try:
         server.start()
         yield server

@@ -205,8 +205,10 @@ async def add_bots(
     assert r.status_code == 200, r.text
 
 
-async def start(http: httpx.AsyncClient, seat: Seat) -> dict[str, Any]:
-    r = await http.post(f"/api/tables/{seat.table_id}/start", headers=bearer(seat))
+async def start(http: httpx.AsyncClient, seat: Seat, seed: int | None = None) -> dict[str, Any]:
+    """Start the table; `seed` deals the game from that seed (a server with TEST_SEED only)."""
+    body = {"json": {"seed": seed}} if seed is not None else {}
+    r = await http.post(f"/api/tables/{seat.table_id}/start", headers=bearer(seat), **body)
     assert r.status_code == 200, r.text
     return dict(r.json())
 

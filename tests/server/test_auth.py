@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from tests import deals
 from tests.server.harness import (
     SeatClient,
     ServerProcess,
@@ -20,6 +21,10 @@ from tests.server.harness import (
     join,
     start,
 )
+
+# One test names its game's seed (a server with TEST_SEED accepts it; the others' games are dealt
+# from TEST_SEED + n, which they do not depend on).
+SHARED_SERVER_SETTINGS = {"TEST_SEED": "0"}
 
 
 async def _version(server: ServerProcess, table_id: str) -> int:
@@ -33,11 +38,11 @@ async def _version(server: ServerProcess, table_id: str) -> int:
 
 
 async def _started_table(
-    http: httpx.AsyncClient, names: tuple[str, ...] = ("Ann", "Bob", "Cat")
+    http: httpx.AsyncClient, names: tuple[str, ...] = ("Ann", "Bob", "Cat"), seed: int | None = None
 ) -> Any:
     table_id = await create_table(http, len(names))
     seats = [await join(http, table_id, n) for n in names]
-    await start(http, seats[0])
+    await start(http, seats[0], seed)
     return table_id, seats
 
 
@@ -139,7 +144,8 @@ async def test_sockets_with_a_wrong_or_foreign_token_are_refused(
 async def test_spectators_and_seats_out_of_turn_cannot_act(
     shared_server: ServerProcess, http: httpx.AsyncClient
 ) -> None:
-    table_id, seats = await _started_table(http)
+    # Dealt from AUTH_SEED (tests/deals.py): a power decision comes in the first turn.
+    table_id, seats = await _started_table(http, seed=deals.AUTH_SEED)
     ann, bob, cat = (SeatClient(shared_server.ws, table_id, s.token, s.seat) for s in seats)
     watcher = SeatClient(shared_server.ws, table_id, None, None)
     for client in (ann, bob, cat, watcher):

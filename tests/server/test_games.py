@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from app.cli import check_record
+from app.core.messages import PROTOCOL_VERSION
 from tests.server.harness import (
     REPO,
     Database,
@@ -84,6 +85,7 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
                 "table_id": client.table_id,
                 "seat": client.seat,
                 "name": hello["name"],
+                "protocol": PROTOCOL_VERSION,
             }
             assert (await client.recv())["type"] == "table"
 

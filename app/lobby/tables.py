@@ -19,10 +19,9 @@ from app.core import names, seeds
 from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
-from app.store.games import StoredGame
 from app.store.ports import ReadModel, TableStore, TableWrite
 from app.store.presence import host_seat, is_stale
-from app.store.records import SeatRec, TableRec, utcnow
+from app.store.records import SeatRec, StoredGame, TableRec, utcnow
 from app.table.clock import first_deadline
 from app.table.hub import Hub
 from app.table.listing import Listing

@@ -2,8 +2,8 @@
 how long a table has been idle, and the closing of open tables nobody has come back to.
 
 A seat is online while a socket of it is open on some process: `seats.away_since` is null and
-`seats.seen_at` is fresh. The process holding the socket writes `away_since = null` when the seat's
-first socket arrives, `away_since = now` when its last one closes, and refreshes `seen_at` every
+`seats.seen_at` is fresh. The process holding the socket writes `away_since = null` when a socket
+of the seat arrives (app.store.arrivals), `away_since = now` when its last one closes, and refreshes `seen_at` every
 heartbeat; a process that crashed stops refreshing, so its seats count as away once `seen_at` is
 older than STALE_BEATS heartbeats (and any live process then writes them away).
 """
@@ -118,17 +118,6 @@ class Presence:
         self.idle = timedelta(minutes=idle_minutes)
         self.close_interval_seconds = close_interval_seconds
         self._tasks: list[asyncio.Task[None]] = []
-
-    async def arrive(self, table_id: str, seat_id: int) -> None:
-        """The first socket of this seat in this process: online, and the table active now."""
-        now = utcnow()
-        async with self.db.write_core() as conn:
-            await conn.execute(
-                update(SeatRow).where(SeatRow.id == seat_id).values(away_since=None, seen_at=now)
-            )
-            await conn.execute(
-                update(TableRow).where(TableRow.id == table_id).values(updated_at=now)
-            )
 
     async def depart(self, table_id: str, seat_id: int) -> None:
         """The last socket of this seat in this process closed. (A socket of the same seat on

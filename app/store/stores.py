@@ -9,26 +9,30 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.core.config import Settings
+from app.store.arrivals import PgArrivals, SqliteArrivals
 from app.store.bus import PgBus, SqliteBus, channel_for
 from app.store.db import Database
-from app.store.feeds import FeedStore, PgFeedStore
-from app.store.games import GameStore
+from app.store.errors import translated
+from app.store.feeds import PgFeeds, SqliteFeeds
+from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
-from app.store.ports import Bus, Stores
+from app.store.pgpool import PgPool
+from app.store.ports import Arrivals, Bus, FeedStore, GameStore, Stores
 from app.store.presence import Presence
 from app.store.queries import Queries
 from app.store.queue import PgQueue, SqlQueue
 from app.store.tables import PgTableWrite, SqlTables
 
 
-def _pg_bus(games: GameStore, received: Callable[[], None]) -> PgBus:
-    dsn, server_settings = games.db.asyncpg_dsn()
+def _pg_bus(db: Database, pool: PgPool, channel: str, received: Callable[[], None]) -> PgBus:
+    dsn, server_settings = db.asyncpg_dsn()
 
     async def notify(channel: str, payload: str) -> None:
         # One statement: the action path's pool (app.store.pgpool), not an ORM connection.
-        await games.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+        with translated():
+            await pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
-    return PgBus(dsn, games.channel, server_settings, notify, received)
+    return PgBus(dsn, channel, server_settings, notify, received)
 
 
 def open_stores(settings: Settings, received: Callable[[], None] = lambda: None) -> Stores:
@@ -36,7 +40,11 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
     heard from other processes (Postgres)."""
     db = Database(settings)
     channel = channel_for(settings.database_schema)
-    games = GameStore(db, channel)
+    # The one place that asks which database it is.
+    pool: PgPool | None = None
+    games: GameStore
+    arrivals: Arrivals
+    feeds: FeedStore
     presence = Presence(
         db,
         heartbeat_seconds=settings.presence_heartbeat_seconds,
@@ -51,19 +59,25 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
     )
     bus: Bus
     if db.sqlite:
-        tables, queue, feeds = SqlTables(db), SqlQueue(db), FeedStore(db, channel)
+        games, arrivals = SqliteGames(db, channel), SqliteArrivals(db)
+        tables, queue, feeds = SqlTables(db), SqlQueue(db), SqliteFeeds(db, channel)
         bus = SqliteBus(db.engine, settings.sqlite_watch_seconds)
     else:
+        # The action path's own asyncpg pool: commits, catch-ups, arrivals, NOTIFYs.
+        pool = PgPool(db)
+        games, arrivals = PgGames(db, channel, pool), PgArrivals(pool, channel)
         tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
-        feeds = PgFeedStore(db, channel)
-        bus = _pg_bus(games, received)
+        feeds = PgFeeds(db, channel)
+        bus = _pg_bus(db, pool, channel, received)
 
     async def close() -> None:
-        await games.close()
+        if pool is not None:
+            await pool.close()
         await db.dispose()
 
     return Stores(
         games=games,
+        arrivals=arrivals,
         tables=tables,
         queue=queue,
         reads=reads,

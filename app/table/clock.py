@@ -24,7 +24,7 @@ from app.table.outbound import Deadline, LiveGame
 from app.table.ports import Actor
 
 if TYPE_CHECKING:
-    from app.store.games import StoredGame
+    from app.store.records import StoredGame
 
 log = logging.getLogger("dragonstones.clock")
 

@@ -52,8 +52,8 @@ from app.core.messages import (
     ViewerOut,
     chat_message,
 )
-from app.store.feeds import CHANNELS, Line
 from app.store.ports import FeedStore
+from app.store.records import CHANNELS, Line
 from app.table.chat_guard import LABEL
 from app.table.connections import Connection
 from app.table.ports import Actor

@@ -13,10 +13,10 @@ from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
 from typing import Any
 
 from app.core.config import Settings
-from app.core.errors import DATABASE_ERRORS
+from app.core.errors import StoreError
 from app.core.metrics import Metrics
-from app.store.bus import Carried
 from app.store.ports import Stores
+from app.store.records import Carried
 from app.table.chat_guard import ChatGuard
 from app.table.connections import CLOSE_RESTART
 from app.table.feed import sweep_feeds
@@ -46,6 +46,7 @@ class Hub:
         self.metrics = metrics
         metrics.games_live.set_function(self.live_games)
         self.store = stores.games
+        self.arrivals = stores.arrivals  # a socket's arrival and departure
         self.bus = stores.bus
         self.feeds = stores.feeds  # table chat (app.table.feed)
         self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
@@ -155,7 +156,7 @@ class Hub:
                     room.audience.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.
                     await room.standins.reload()
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             # What was missed is read by the sweep, once the database answers.
             log.warning("catching up table %s failed: %r", table_id, exc)
             self.sweep_soon()
@@ -224,7 +225,7 @@ class Hub:
             self._sweep_wanted.clear()
             try:
                 await self.sweep()
-            except DATABASE_ERRORS as exc:
+            except StoreError as exc:
                 if not retry:
                     log.warning("sweep failed, trying again every second: %r", exc)
                 retry = True

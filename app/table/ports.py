@@ -9,8 +9,7 @@ from typing import Any, Protocol
 from app.core.config import Settings
 from app.core.messages import AckOut
 from app.core.metrics import Metrics
-from app.store.games import GameStore
-from app.store.ports import Bus, FeedStore, PresenceStore, ReadModel
+from app.store.ports import Arrivals, Bus, FeedStore, GameStore, PresenceStore, ReadModel
 from app.table.chat_guard import ChatGuard
 from app.table.listing import Listing
 from app.table.outbound import LiveGame
@@ -35,6 +34,8 @@ class Services(Protocol):
     def metrics(self) -> Metrics: ...
     @property
     def store(self) -> GameStore: ...
+    @property
+    def arrivals(self) -> Arrivals: ...
     @property
     def feeds(self) -> FeedStore: ...
     @property

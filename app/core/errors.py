@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import asyncpg
-from sqlalchemy.exc import SQLAlchemyError
-
 
 class Code(StrEnum):
     """Every code the server itself answers with (the engine adds its own)."""
@@ -162,21 +159,12 @@ class StoreConflict(StoreError):
     nothing. Looking again and retrying may succeed."""
 
 
-# The database failing: the store's errors, and (until every store maps them) the driver's.
-DATABASE_ERRORS: tuple[type[Exception], ...] = (
-    StoreError,
-    SQLAlchemyError,
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-)
 UNAVAILABLE_MESSAGE = "the database did not answer; try again shortly"
 
 
 def is_outage(exc: BaseException) -> bool:
-    return isinstance(exc, DATABASE_ERRORS)
+    """The database is away (or refused a write another writer got in first): the store said so."""
+    return isinstance(exc, StoreError)
 
 
 def unavailable() -> ServiceError:

@@ -34,7 +34,7 @@ from app.edge.deps import ListingDep, LobbyDep, ReadsDep, Token
 from app.edge.published import published, respond
 from app.edge.ratelimit import client_address, parse_proxies
 from app.lobby import rematch
-from app.store.ports import ReadModel
+from app.store.lobby_ports import ReadModel
 from app.store.records import as_utc
 
 ERRORS: dict[int | str, dict[str, object]] = {

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.lobby.tables import Lobby
-from app.store.ports import ReadModel
+from app.store.lobby_ports import ReadModel
 from app.table.listing import Listing
 
 

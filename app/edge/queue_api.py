@@ -45,7 +45,7 @@ from app.edge.ws_frames import frame_budget
 from app.lobby.matchmaking import Matchmaker
 from app.lobby.tables import Lobby
 from app.lobby.tickets import QueueMessage
-from app.store.ports import QueueStore
+from app.store.lobby_ports import QueueStore
 from app.table.connections import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,

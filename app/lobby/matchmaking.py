@@ -25,7 +25,7 @@ from app.core.security import hash_token, new_id, new_seed, new_token
 from app.lobby import queue_rule
 from app.lobby.tables import Lobby
 from app.lobby.tickets import QueueMessage, queue_message, ticket_out
-from app.store.ports import QueueRead, QueueStore, QueueWrite
+from app.store.lobby_ports import QueueRead, QueueStore, QueueWrite
 from app.store.records import QueueEntry, TableRec, as_utc, utcnow
 
 log = logging.getLogger("dragonstones.queue")

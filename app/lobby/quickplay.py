@@ -9,7 +9,7 @@ from app.core.config import Settings
 from app.core.errors import Code, ServiceError
 from app.core.schemas import JoinOut, TableOut
 from app.core.security import hash_token, new_id, new_token
-from app.store.ports import TableStore
+from app.store.lobby_ports import TableStore
 from app.store.records import TableRec, utcnow
 from app.table.listing import Listing
 

@@ -19,7 +19,7 @@ from app.core import names, seeds
 from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
-from app.store.ports import ReadModel, TableStore, TableWrite
+from app.store.lobby_ports import ReadModel, TableStore, TableWrite
 from app.store.presence import host_seat, is_stale
 from app.store.records import SeatRec, StoredGame, TableRec, utcnow
 from app.table.clock import first_deadline

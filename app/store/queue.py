@@ -36,7 +36,7 @@ def _live(now: datetime, grace: timedelta) -> ColumnElement[bool]:
 
 @mapped
 class SqlQueueWrite(SqlTableWrite):
-    """The statements of a queue transaction (app.store.ports.QueueWrite), reads included."""
+    """The statements of a queue transaction (app.store.lobby_ports.QueueWrite), reads included."""
 
     async def entry(self, ticket: str, *, lock: bool = False) -> QueueEntry | None:
         query = select(Q).where(Q.id == ticket).execution_options(populate_existing=True)
@@ -130,7 +130,7 @@ def _advisory_key(schema: str | None) -> int:
 
 @mapped
 class SqlQueue:
-    """The matchmaking queue (app.store.ports.QueueStore), SQLite's."""
+    """The matchmaking queue (app.store.lobby_ports.QueueStore), SQLite's."""
 
     write_class: type[SqlQueueWrite] = SqlQueueWrite
 

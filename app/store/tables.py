@@ -41,7 +41,7 @@ async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
 
 @mapped
 class SqlTableWrite:
-    """The statements of a lobby write transaction (app.store.ports.TableWrite), SQLite's."""
+    """The statements of a lobby write transaction (app.store.lobby_ports.TableWrite), SQLite's."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -188,7 +188,7 @@ def one_row(result: Any) -> bool:
 
 
 class SqlTables:
-    """Tables and seats (app.store.ports.TableStore)."""
+    """Tables and seats (app.store.lobby_ports.TableStore)."""
 
     def __init__(self, db: Database, write_class: type[SqlTableWrite] = SqlTableWrite) -> None:
         self.db = db

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import engine
 from app.core.schemas import PlayerOut, TableOut
-from app.store.ports import ReadModel
+from app.store.lobby_ports import ReadModel
 from app.store.presence import away_since, grace_seconds, host_seat, is_online, last_active
 from app.store.records import GameRef, SeatRec, TableRec, TableRows, as_utc, utcnow
 
@@ -97,7 +97,7 @@ class Listing:
         return self.of(await self.reads.table(table_id))
 
     async def open_tables(self, limit: int = 100) -> list[TableOut]:
-        """Public tables that have not started and still have a free seat (app.store.ports
+        """Public tables that have not started and still have a free seat (app.store.lobby_ports
         `ReadModel.open_tables` says in which order)."""
         rows = await self.reads.open_tables(limit, self.here.online_tables())
         return [self.of(r) for r in rows]

@@ -9,7 +9,8 @@ from typing import Any, Protocol
 from app.core.config import Settings
 from app.core.messages import AckOut
 from app.core.metrics import Metrics
-from app.store.ports import Arrivals, Bus, FeedStore, GameStore, PresenceStore, ReadModel
+from app.store.lobby_ports import ReadModel
+from app.store.ports import Arrivals, Bus, FeedStore, GameStore, PresenceStore
 from app.table.chat_guard import ChatGuard
 from app.table.listing import Listing
 from app.table.outbound import LiveGame

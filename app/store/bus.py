@@ -27,6 +27,7 @@ import asyncpg
 import orjson
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store.errors import mapped
 from app.store.ports import ChatHandler, Handler
 from app.store.records import Carried
 
@@ -83,6 +84,7 @@ def channel_for(schema: str | None) -> str:
     return f"dragonstones_{schema}"[:63] if schema else "dragonstones"
 
 
+@mapped
 class LocalBus:
     """One process: what is published is delivered to this process only."""
 
@@ -103,6 +105,7 @@ class LocalBus:
         self.handler = None
 
 
+@mapped
 class SqliteBus(LocalBus):
     """LocalBus, plus a watch on the file's change counter for a second process."""
 
@@ -148,6 +151,7 @@ class SqliteBus(LocalBus):
 LISTEN_RETRY_MAX_SECONDS = 1.0
 
 
+@mapped
 class PgBus:
     """LISTEN on a dedicated connection; NOTIFY through the pool (or the commit statement)."""
 

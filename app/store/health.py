@@ -8,7 +8,10 @@ import asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store.errors import mapped
 
+
+@mapped
 class SqlHealth:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine

@@ -12,7 +12,6 @@ from app.core.config import Settings
 from app.store.arrivals import PgArrivals, SqliteArrivals
 from app.store.bus import PgBus, SqliteBus, channel_for
 from app.store.db import Database
-from app.store.errors import translated
 from app.store.feeds import PgFeeds, SqliteFeeds
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
@@ -29,8 +28,7 @@ def _pg_bus(db: Database, pool: PgPool, channel: str, received: Callable[[], Non
 
     async def notify(channel: str, payload: str) -> None:
         # One statement: the action path's pool (app.store.pgpool), not an ORM connection.
-        with translated():
-            await pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+        await pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
     return PgBus(dsn, channel, server_settings, notify, received)
 

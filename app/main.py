@@ -7,7 +7,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
@@ -26,28 +25,11 @@ from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
 from app.lobby.tables import Lobby
 from app.store import migrate
-from app.store.bus import PgBus, SqliteBus, channel_for
-from app.store.db import Database
-from app.store.games import GameStore
-from app.store.presence import Presence
-from app.store.queries import Queries
+from app.store.stores import open_stores
 from app.table.connections import KeepTransport
 from app.table.hub import Hub
 
 log = logging.getLogger("dragonstones")
-
-
-def _bus(settings: Settings, store: GameStore, metrics: Metrics) -> SqliteBus | PgBus:
-    db = store.db
-    if db.sqlite:
-        return SqliteBus(db.engine, settings.sqlite_watch_seconds)
-    dsn, server_settings = db.asyncpg_dsn()
-
-    async def notify(channel: str, payload: str) -> None:
-        # One statement: the action path's pool (app.store.pgpool), not an ORM connection.
-        await store.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
-
-    return PgBus(dsn, store.channel, server_settings, notify, metrics.notifications.inc)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -65,42 +47,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.auto_migrate:
             # Alembic's env runs its own event loop: give it a thread.
             await asyncio.to_thread(migrate.upgrade, "head", settings)
-        db = Database(settings)
-        store = GameStore(db, channel_for(settings.database_schema))
-        hub = Hub(settings, store, _bus(settings, store, metrics), None, metrics)  # type: ignore[arg-type]
-        presence = Presence(
-            db,
-            heartbeat_seconds=settings.presence_heartbeat_seconds,
-            idle_minutes=settings.table_idle_minutes,
-            close_interval_seconds=settings.table_close_interval_seconds,
-        )
-        queries = Queries(
-            db,
-            hub.online_seats,
-            idle_minutes=settings.table_idle_minutes,
-            online_tables=lambda: [t for t, r in hub.rooms.items() if r.audience.connected_seats()],
-            public_url=settings.public_url,
-            presence_stale=presence.stale,
-            empty_listed=timedelta(seconds=settings.empty_table_listed_seconds),
-        )
-        hub.queries = queries
-        queries.live_state = hub.live_state
-        hub.presence = presence
-        app.state.db = db.engine  # /readyz asks it
+        # The database's stores (Postgres's or SQLite's, as its URL says), then what uses them.
+        stores = open_stores(settings, metrics.notifications.inc)
+        hub = Hub(settings, stores, metrics)
+        app.state.health = stores.health  # /readyz asks it
         app.state.hub = hub
-        app.state.queries = queries
-        app.state.lobby = Lobby(db, hub, queries)
+        app.state.reads = stores.reads
+        app.state.lobby = Lobby(stores.tables, stores.reads, hub)
         await hub.start()
-        # The matchmaking queue (issue 8): its loop runs in every process.
-        app.state.queue = queue_api.QueueService(settings, db, app.state.lobby)
+        # The matchmaking queue: its loop runs in every process.
+        app.state.queue = queue_api.QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
         try:
             yield
         finally:
             await app.state.queue.close()
             await hub.close()
-            await hub.store.close()
-            await db.dispose()
+            await stores.close()
 
     app = FastAPI(
         title="Dragonstones Online",

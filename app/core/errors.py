@@ -1,5 +1,5 @@
 """Error codes in one enum with the HTTP status each answers, the refused-request exception, and
-what counts as the database being away.
+the store's own errors (the database away, a write another writer got in first).
 
 Inside the server a refusal is a `ServiceError` carrying a stable code; nothing below the edge knows
 about HTTP. Routes answer `{"detail": {"code", "message"}}` with the status mapped here (the edge's
@@ -10,9 +10,6 @@ pass through unchanged and answer 400.
 from __future__ import annotations
 
 from enum import StrEnum
-
-import asyncpg
-from sqlalchemy.exc import SQLAlchemyError
 
 
 class Code(StrEnum):
@@ -147,22 +144,27 @@ class ServiceError(Exception):
         return STATUS.get(self.code, 400)
 
 
-# The database (or the network to it) failing, through SQLAlchemy or asyncpg used directly: the
-# request may be retried, nothing is known to have changed. Answered 503 `unavailable`, never 500
-# with a traceback.
-DATABASE_ERRORS: tuple[type[Exception], ...] = (
-    SQLAlchemyError,
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-)
+class StoreError(Exception):
+    """The store failed: it raises nothing else of the database's (app.store maps the driver's
+    exceptions to these). Nothing is known to have changed; the request may be retried. Answered
+    503 `unavailable`, never 500 with a traceback."""
+
+
+class StoreUnavailable(StoreError):
+    """The database (or the network to it) did not answer."""
+
+
+class StoreConflict(StoreError):
+    """Another writer got in first: a unique key or a guard refused the write, which changed
+    nothing. Looking again and retrying may succeed."""
+
+
 UNAVAILABLE_MESSAGE = "the database did not answer; try again shortly"
 
 
 def is_outage(exc: BaseException) -> bool:
-    return isinstance(exc, DATABASE_ERRORS)
+    """The database is away (or refused a write another writer got in first): the store said so."""
+    return isinstance(exc, StoreError)
 
 
 def unavailable() -> ServiceError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -10,6 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
+import engine
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -21,15 +23,19 @@ from app.core.schemas import (
     JoinOut,
     JoinTable,
     QuickPlay,
+    RecordedAction,
+    RecordPlayer,
     Rematch,
     StartTable,
     TableOut,
     TableSettings,
 )
-from app.edge.deps import LobbyDep, QueriesDep, Token
+from app.edge.deps import ListingDep, LobbyDep, ReadsDep, Token
 from app.edge.published import published, respond
 from app.edge.ratelimit import client_address, parse_proxies
 from app.lobby import rematch
+from app.store.lobby_ports import ReadModel
+from app.store.records import as_utc
 
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429, 503)
@@ -64,7 +70,7 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
 
 @api.get("/tables", response_model=list[TableOut], tags=["lobby"])
 async def list_tables(
-    queries: QueriesDep, status: Literal["open", "playing"] = "open"
+    listing: ListingDep, status: Literal["open", "playing"] = "open"
 ) -> list[TableOut]:
     """`open` (default): public tables that have not started and still have a free seat, those
     with a person online first, then those with a person seated, then empty ones (listed for
@@ -72,8 +78,8 @@ async def list_tables(
     is being played (games to watch), the most recently active first, with the players' scores
     and the turn."""
     if status == "playing":
-        return await queries.playing_tables()
-    return await queries.open_tables()
+        return await listing.playing_tables()
+    return await listing.open_tables()
 
 
 @api.post(
@@ -96,8 +102,8 @@ async def quickplay(body: QuickPlay, lobby: LobbyDep) -> JoinOut | Response:
 
 
 @api.get("/tables/{table_id}", response_model=TableOut, tags=["lobby"])
-async def get_table(table_id: TableId, queries: QueriesDep) -> TableOut:
-    return await queries.table(table_id)
+async def get_table(table_id: TableId, listing: ListingDep) -> TableOut:
+    return await listing.table(table_id)
 
 
 @api.post("/tables/{table_id}/join", response_model=JoinOut, tags=["lobby"])
@@ -187,15 +193,38 @@ async def rematch_table(
 
 
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
-async def game_record(request: Request, game_id: GameId, queries: QueriesDep) -> Response:
+async def game_record(request: Request, game_id: GameId, reads: ReadsDep) -> Response:
     """The public record of a finished game: every action in order and the seed, to replay it.
     Computed once (app.edge.published): cacheable for good, with an ETag."""
 
     async def make() -> bytes:
-        record = await queries.record(game_id)
+        record = await public_record(reads, game_id)
         return await asyncio.to_thread(lambda: record.model_dump_json().encode())
 
     return respond(request, await published(request).get(f"record:{game_id}", make))
+
+
+async def public_record(reads: ReadModel, game_id: str) -> GameRecord:
+    """The public record of a finished game: enough to replay and check it (refused with 404
+    game_not_found, or 409 not_over while it is played: the seed and the actions would give
+    away hidden information)."""
+    game = await reads.finished_game(game_id)
+    state = engine.loads(game.state)
+    return GameRecord(
+        id=game.id,
+        table_id=game.table_id,
+        seats=game.players,
+        players=[RecordPlayer(seat=s, name=n, bot=b) for s, n, b in game.seats],
+        seed=game.seed,
+        seed_commitment=game.seed_commitment,
+        winner=game.winner,
+        version=game.version,
+        final_state_sha256=hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest(),
+        final_view=engine.view(state, None),
+        actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in game.actions],
+        created_at=as_utc(game.created_at),
+        finished_at=as_utc(game.finished_at) if game.finished_at else None,
+    )
 
 
 @pages.get("/healthz")

@@ -1,4 +1,5 @@
-"""FastAPI dependencies shared by the routes: the lobby, the read models, the seat token."""
+"""FastAPI dependencies shared by the routes: the lobby, the read model, how tables are shown, the
+seat token."""
 
 from __future__ import annotations
 
@@ -7,15 +8,20 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.lobby.tables import Lobby
-from app.store.queries import Queries
+from app.store.lobby_ports import ReadModel
+from app.table.listing import Listing
 
 
 def get_lobby(request: Request) -> Lobby:
     return request.app.state.lobby  # type: ignore[no-any-return]
 
 
-def get_queries(request: Request) -> Queries:
-    return request.app.state.queries  # type: ignore[no-any-return]
+def get_reads(request: Request) -> ReadModel:
+    return request.app.state.reads  # type: ignore[no-any-return]
+
+
+def get_listing(request: Request) -> Listing:
+    return request.app.state.hub.listing  # type: ignore[no-any-return]
 
 
 def bearer_token(request: Request) -> str | None:
@@ -28,5 +34,6 @@ def bearer_token(request: Request) -> str | None:
 
 
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
-QueriesDep = Annotated[Queries, Depends(get_queries)]
+ReadsDep = Annotated[ReadModel, Depends(get_reads)]
+ListingDep = Annotated[Listing, Depends(get_listing)]
 Token = Annotated[str | None, Depends(bearer_token)]

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.core.errors import DATABASE_ERRORS, UNAVAILABLE_MESSAGE, Code, ServiceError
+from app.core.errors import UNAVAILABLE_MESSAGE, Code, ServiceError, StoreError
 
 log = logging.getLogger("dragonstones.errors")
 
@@ -49,16 +49,14 @@ def install(app: FastAPI) -> None:
         )
         return JSONResponse(error_body(code, problems), status_code=422)
 
-    async def _outage(_request: Request, exc: Exception) -> JSONResponse:
+    @app.exception_handler(StoreError)
+    async def _outage(_request: Request, exc: StoreError) -> JSONResponse:
         log.warning("database unavailable: %s", _short(exc))
         return JSONResponse(
             error_body(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE),
             status_code=503,
             headers={"Retry-After": "2"},
         )
-
-    for kind in DATABASE_ERRORS:
-        app.add_exception_handler(kind, _outage)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -45,7 +45,7 @@ from app.edge.ws_frames import frame_budget
 from app.lobby.matchmaking import Matchmaker
 from app.lobby.tables import Lobby
 from app.lobby.tickets import QueueMessage
-from app.store.db import Database
+from app.store.lobby_ports import QueueStore
 from app.table.connections import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,
@@ -70,9 +70,9 @@ router = APIRouter(tags=["queue"], responses=ERRORS)
 class QueueService:
     """This process's queue: the matchmaker, the open queue sockets and the loop."""
 
-    def __init__(self, settings: Settings, db: Database, lobby: Lobby) -> None:
+    def __init__(self, settings: Settings, queue: QueueStore, lobby: Lobby) -> None:
         self.settings = settings
-        self.matchmaker = Matchmaker(db, lobby, settings)
+        self.matchmaker = Matchmaker(queue, lobby, settings)
         self.sockets: dict[str, set[Connection]] = {}
         self.shown: dict[Connection, str] = {}  # the last message each socket was sent
         self._wake = asyncio.Event()

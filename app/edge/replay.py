@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 import engine
 from app.core.schemas import GameRecord, RecordPlayer
-from app.edge.api import ERRORS, GameId
+from app.edge.api import ERRORS, GameId, public_record
 from app.edge.published import published, respond
 
 # What a spectator learns of another seat's prompt (the same fields the table socket keeps):
@@ -107,8 +107,7 @@ router = APIRouter()
 
 async def _record(request: Request, game_id: str) -> GameRecord:
     # The one place that knows where records come from (refused with 404 / 409 not_over there).
-    record: GameRecord = await request.app.state.queries.record(game_id)
-    return record
+    return await public_record(request.app.state.reads, game_id)
 
 
 @router.get(

@@ -19,7 +19,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketState
 
-from app.core.errors import Code, ServiceError, is_outage
+from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import (
     CHAT_TYPES,
     CLIENT_TYPES,
@@ -34,10 +34,7 @@ from app.core.schemas import ID_PATTERN
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
 from app.edge.ws_frames import frame_budget
-from app.store import arrivals
-from app.store.arrivals import Arrival
-from app.store.models import utcnow
-from app.store.queries import Queries
+from app.store.records import Arrival, utcnow
 from app.table.connections import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,
@@ -71,138 +68,50 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
 
 async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     hub: Hub = ws.app.state.hub
-    queries: Queries = ws.app.state.queries
-    settings = hub.settings
-    # Identifiers are checked before anything reaches the database.
-    if not _TABLE_ID.fullmatch(table_id):
-        await refuse(ws, Code.NOT_FOUND, "there is no table with such an id", CLOSE_NOT_FOUND)
-        return
-    since: int | None = None
-    since_raw = ws.query_params.get("since")
-    if since_raw is not None:
-        since = _since(since_raw)
-        if since is None:
-            await refuse(
-                ws, Code.INVALID_SINCE, "since must be the last version you saw", CLOSE_POLICY
-            )
-            return
-    # Table chat: the last line seen, validated like `since`.
-    chat_since: int | None = None
-    chat_since_raw = ws.query_params.get("chat_since")
-    if chat_since_raw is not None:
-        chat_since = _since(chat_since_raw)
-        if chat_since is None:
-            await refuse(
-                ws, Code.INVALID_SINCE, "chat_since must be the last chat line id you saw",
-                CLOSE_POLICY,
-            )  # fmt: skip
-            return
-    arrival: Arrival | None = None
+    asked = await _asked(ws, table_id)
+    if asked is None:
+        return  # refused
+    since, chat_since = asked
     try:
-        seat_id: int | None = None
-        if not hub.store.db.sqlite and (token is not None or not _held(hub, table_id)):
-            # Postgres: one statement (app.store.arrivals); the table only if not in memory.
-            held = hub.peek(table_id)
-            want = held is None or not held.audience.rows_fresh()
-            arrival = (
-                await arrivals.arrive(
-                    hub.store, table_id, token, utcnow(), want,
-                    held.audience.tell() if held else f"{table_id}:@{hub.bus.origin}",
-                    time.monotonic(),
-                    # the feed's last lines, unless its memory has them
-                    0 if held is not None and held.feed.last is not None
-                    else settings.chat_replay_lines,
-                )
-                if token is not None
-                else await arrivals.look(hub.store, table_id, time.monotonic())
-            )  # fmt: skip
-            seat, name, seat_id = arrival.seat, arrival.name, arrival.seat_id
-            if token is None and arrival.rows is not None and arrival.rows.table.status == "closed":
-                raise ServiceError(
-                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
-                )
-        elif token is not None:
-            seat_row = await queries.seat_for_token(table_id, token)
-            seat, name, seat_id = seat_row.seat, seat_row.name, seat_row.id
-        elif _held(hub, table_id):
-            # A spectator of a table held in memory: no database read.
-            if hub.rooms[table_id].audience.table_status == "closed":
-                raise ServiceError(
-                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
-                )
-            seat, name = None, None
-        else:
-            if (await queries.table(table_id)).status == "closed":
-                raise ServiceError(
-                    Code.TABLE_CLOSED, "this table closed: nobody was connected to it"
-                )
-            seat, name = None, None
-        # A seat's socket at a closed table is told and closed by the room (Room.connect).
+        arrival = await _arrive(hub, table_id, token)
     except ServiceError as exc:
         close_code = CLOSE_NOT_FOUND if exc.code == "not_found" else CLOSE_POLICY
         await refuse(ws, exc.code, exc.message, close_code)
         return
-    except Exception as exc:
-        if not is_outage(exc):
-            raise
+    except StoreError as exc:
         log.warning("socket of table %s refused, database unavailable: %r", table_id, exc)
         await refuse(
             ws, Code.UNAVAILABLE, "the database did not answer; reconnect shortly", CLOSE_TRY_AGAIN
         )
         return
-
+    # A seat's socket at a closed table is told and closed by the room (Room.connect).
+    settings = hub.settings
     conn = Connection(
         ws=ws,
         table_id=table_id,
-        seat=seat,
-        name=name,
+        seat=arrival.seat if arrival else None,
+        name=arrival.name if arrival else None,
         queue_limit=settings.send_queue_limit,
         send_timeout=settings.send_timeout_seconds,
-        seat_row=seat_id,
+        seat_row=arrival.seat_id if arrival else None,
     )
-    conn.address = address = client_address(ws.scope, ws.app.state.trusted_proxies)
+    conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
-    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
-    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
     try:
         await room.connect(conn, since, arrival)
         await room.feed.join(
             conn,
             chat_since,
             ws.query_params.get("viewer"),
-            address,
+            conn.address,
             arrival.chat_last if arrival is not None else None,
             arrival.chat if arrival is not None else None,
         )
-        while not conn.closing:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                broken = BROKEN_FRAMING.get(frame.get("code") or 0)
-                if broken:
-                    protocol_error(hub.metrics, conn, broken)
-                break
-            raw = frame.get("text")
-            if raw is None:
-                raw = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
-            if not limiter.allow():
-                hub.metrics.refused(Code.RATE_LIMITED, address=address, table=table_id)
-                conn.send(ErrorOut(code="rate_limited", message="too many messages; slow down"))
-                conn.close(CLOSE_POLICY, "rate limit exceeded")
-                break
-            if len(raw.encode("utf-8")) > settings.max_message_bytes:
-                conn.send(
-                    ErrorOut(
-                        code="message_too_large",
-                        message=f"a message may hold {settings.max_message_bytes} bytes at most",
-                    )
-                )
-                conn.close(CLOSE_TOO_BIG, "message too large")
-                break
-            await _handle(room, conn, raw)
+        await _receive(ws, room, conn)
     except Exception as exc:  # the peer vanished mid-receive, or a bug: never leave the room dirty
-        if is_outage(exc):
+        if isinstance(exc, StoreError):
             # The database failed while the room loaded: the client reconnects with `since`.
             log.warning("socket of table %s closed, database unavailable: %r", table_id, exc)
             conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
@@ -219,10 +128,86 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
             writer.cancel()
 
 
-def _held(hub: Hub, table_id: str) -> bool:
-    """The table's room holds its table, fresh, in memory (a spectator needs no read)."""
-    room = hub.peek(table_id)
-    return room is not None and room.audience.table_frame is not None and room.audience.rows_fresh()
+async def _asked(ws: WebSocket, table_id: str) -> tuple[int | None, int | None] | None:
+    """The socket's `since` and `chat_since`, checked before anything reaches the database; None
+    once the socket is refused."""
+    if not _TABLE_ID.fullmatch(table_id):
+        await refuse(ws, Code.NOT_FOUND, "there is no table with such an id", CLOSE_NOT_FOUND)
+        return None
+    asked: list[int | None] = []
+    for key, what in (
+        ("since", "the last version you saw"),
+        ("chat_since", "the last chat line id you saw"),
+    ):
+        raw = ws.query_params.get(key)
+        value = None if raw is None else _since(raw)
+        if raw is not None and value is None:
+            await refuse(ws, Code.INVALID_SINCE, f"{key} must be {what}", CLOSE_POLICY)
+            return None
+        asked.append(value)
+    return asked[0], asked[1]
+
+
+async def _arrive(hub: Hub, table_id: str, token: str | None) -> Arrival | None:
+    """Who arrives, in one call to the store (app.store.arrivals): a seat (its token checked, its
+    presence written, the other processes told) or a spectator, with what the room does not hold
+    in memory of the table and its feed. None: a spectator of a table held here (no read)."""
+    held = hub.peek(table_id)
+    fresh = held is not None and held.audience.rows_fresh()
+    if token is None:
+        if held is not None and fresh and held.audience.table_frame is not None:
+            closed = held.audience.table_status == "closed"
+            arrival = None
+        else:
+            arrival = await hub.arrivals.look(table_id, time.monotonic())
+            closed = arrival.rows is not None and arrival.rows.table.status == "closed"
+        if closed:
+            raise ServiceError(Code.TABLE_CLOSED, "this table closed: nobody was connected to it")
+        return arrival
+    return await hub.arrivals.arrive(
+        table_id,
+        token,
+        utcnow(),
+        want_table=not fresh,
+        tell=held.audience.tell() if held else f"{table_id}:@{hub.bus.origin}",
+        read_at=time.monotonic(),
+        # the feed's last lines, unless its memory has them
+        chat_lines=0
+        if held is not None and held.feed.last is not None
+        else hub.settings.chat_replay_lines,
+    )
+
+
+async def _receive(ws: WebSocket, room: Room, conn: Connection) -> None:
+    """Read the socket's frames until it closes: each within the limits, then handled."""
+    hub, settings = room.hub, room.hub.settings
+    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
+    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
+    while not conn.closing:
+        frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            broken = BROKEN_FRAMING.get(frame.get("code") or 0)
+            if broken:
+                protocol_error(hub.metrics, conn, broken)
+            return
+        raw = frame.get("text")
+        if raw is None:
+            raw = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+        if not limiter.allow():
+            hub.metrics.refused(Code.RATE_LIMITED, address=conn.address, table=conn.table_id)
+            conn.send(ErrorOut(code="rate_limited", message="too many messages; slow down"))
+            conn.close(CLOSE_POLICY, "rate limit exceeded")
+            return
+        if len(raw.encode("utf-8")) > settings.max_message_bytes:
+            conn.send(
+                ErrorOut(
+                    code="message_too_large",
+                    message=f"a message may hold {settings.max_message_bytes} bytes at most",
+                )
+            )
+            conn.close(CLOSE_TOO_BIG, "message too large")
+            return
+        await _handle(room, conn, raw)
 
 
 def _since(raw: str) -> int | None:

@@ -9,17 +9,19 @@ from app.core.config import Settings
 from app.core.errors import Code, ServiceError
 from app.core.schemas import JoinOut, TableOut
 from app.core.security import hash_token, new_id, new_token
-from app.store.db import Database
-from app.store.models import SeatRow, TableRow, utcnow
-from app.store.queries import Queries
+from app.store.lobby_ports import TableStore
+from app.store.records import TableRec, utcnow
+from app.table.listing import Listing
 
 
 class Lobby(Protocol):
     """What quick play uses of the lobby (app.lobby.tables.Lobby)."""
 
-    db: Database
-    queries: Queries
+    tables: TableStore
     settings: Settings
+
+    @property
+    def listing(self) -> Listing: ...
 
     async def join(self, *, table_id: str, name: str, need_online: bool = False) -> JoinOut: ...
 
@@ -43,7 +45,7 @@ async def seat(lobby: Lobby, *, name: str, seats: int | None, open_only: bool = 
     Each try is an ordinary join (the table's lock, the seat count read in the transaction
     and the unique seat): who loses the race for a last seat moves on to the next table."""
     # Never beside nobody: a table where no seated person is online is skipped.
-    tables = [t for t in await lobby.queries.open_tables() if t.online > 0]
+    tables = [t for t in await lobby.listing.open_tables() if t.online > 0]
     if open_only and seats is not None:
         tables = [t for t in tables if t.seats == seats]
     for table in _order(tables, seats):
@@ -75,25 +77,15 @@ async def _create_and_join(lobby: Lobby, *, seats: int, name: str) -> JoinOut:
     """A new public table with this player already seated, in one transaction: nobody can
     take the creator's seat between the two."""
     table_id, token = new_id(), new_token()
-    async with lobby.db.write() as session:
-        session.add(
-            TableRow(
+    async with lobby.tables.write() as tx:
+        limits = lobby.settings.default_limits()
+        await tx.add_table(
+            TableRec(
                 id=table_id,
                 seats=seats,
-                public=True,
-                status="open",
-                **lobby.settings.default_limits(),
+                turn_seconds=limits["turn_seconds"],
+                choose_seconds=limits["choose_seconds"],
             )
         )
-        await session.flush()  # the table row first: the seat refers to it
-        session.add(
-            SeatRow(
-                table_id=table_id,
-                seat=0,
-                name=name,
-                token_hash=hash_token(token),
-                bot=False,
-                away_since=utcnow(),
-            )
-        )
+        await tx.add_seat(table_id, 0, name, token_hash=hash_token(token), away_since=utcnow())
     return JoinOut(table_id=table_id, seat=0, token=token)

@@ -14,17 +14,13 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
-
 from app.core import names
-from app.core.errors import Code, ServiceError
+from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut
 from app.core.security import hash_token, new_id, new_seed
 from app.lobby.tables import SETTINGS_COLUMNS, Lobby, closed_error
-from app.store.models import SeatRow, TableRow, utcnow
 from app.store.presence import host_seat
-from app.store.queries import seat_rows, table_row
+from app.store.records import SeatRec, TableRec, utcnow
 
 
 class _Lost(Exception):
@@ -40,7 +36,7 @@ def rematch_token(table_id: str, token: str) -> str:
 async def play_again(
     lobby: Lobby, *, table_id: str, token: str | None, bots: bool | None
 ) -> JoinOut:
-    me = await lobby.queries.seat_for_token(table_id, token)
+    me = await lobby.reads.seat_for_token(table_id, token)
     assert token is not None
     new_token = rematch_token(table_id, token)
     try:
@@ -51,7 +47,7 @@ async def play_again(
         try:
             seat = await _take_seat(lobby, rematch_id, me, new_token)
             break
-        except IntegrityError:
+        except StoreConflict:
             continue  # another process seated someone there at the same moment: look again
     else:
         raise ServiceError(Code.CONFLICT, "the new table changed too often; try again")
@@ -63,72 +59,56 @@ async def play_again(
     return JoinOut(table_id=rematch_id, seat=seat, token=new_token)
 
 
-async def _open(lobby: Lobby, table_id: str, me: SeatRow, bots: bool | None) -> tuple[str, bool]:
+async def _open(lobby: Lobby, table_id: str, me: SeatRec, bots: bool | None) -> tuple[str, bool]:
     """The old table's rematch: the linked one, or a new one linked now (True)."""
     created = False
-    async with lobby.hub.hold(table_id), lobby.db.write() as session:
-        old = await table_row(session, table_id)
+    async with lobby.hub.hold(table_id), lobby.tables.write() as tx:
+        old = await tx.table(table_id)
         if old.status != "over":
             raise ServiceError(Code.NOT_OVER, "play again opens when the game is over")
         rematch_id = old.rematch_id
         if rematch_id is None:
-            seats = await seat_rows(session, table_id)
+            seats = await tx.seats(table_id)
             # Only the host chooses; whoever else opens it keeps the bots.
             keep_bots = bots if bots is not None and host_seat(seats) == me.seat else True
             rematch_id = new_id()
-            session.add(
-                TableRow(
+            await tx.add_table(
+                TableRec(
                     id=rematch_id,
                     seats=old.seats,
                     status="open",
                     **{column: getattr(old, column) for column in SETTINGS_COLUMNS},
                 )
             )
-            await session.flush()  # the table first: the bots' seats refer to it
             if keep_bots:
                 for s in seats:
                     if s.bot:
-                        session.add(
-                            SeatRow(
-                                table_id=rematch_id,
-                                seat=s.seat,
-                                name=s.name,
-                                bot=True,
-                                bot_kind=s.bot_kind,
-                                bot_seed=str(new_seed()),
-                            )
-                        )
+                        await tx.add_seat(
+                            rematch_id, s.seat, s.name, bot_kind=s.bot_kind,
+                            bot_seed=str(new_seed()),
+                        )  # fmt: skip
             # Guarded: of two processes opening it at once, one links its table; the
             # other's transaction rolls back and it seats its caller at the linked one.
-            linked = await session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
-                .values(rematch_id=rematch_id)
-            )
-            if linked.rowcount != 1:  # type: ignore[attr-defined]
+            if not await tx.link_rematch(table_id, rematch_id):
                 raise _Lost
             created = True
     return rematch_id, created
 
 
-async def _take_seat(lobby: Lobby, table_id: str, me: SeatRow, token: str) -> int:
+async def _take_seat(lobby: Lobby, table_id: str, me: SeatRec, token: str) -> int:
     """This person's seat at the new table: the one they already took, else theirs from the
     old table when it is free, else the lowest free one."""
     async with lobby.hub.hold(table_id) as room:
-        async with lobby.db.write() as session:
-            mine = await session.scalar(
-                select(SeatRow.seat).where(
-                    SeatRow.table_id == table_id, SeatRow.token_hash == hash_token(token)
-                )
-            )
+        async with lobby.tables.write() as tx:
+            mine = await tx.seat_holding(table_id, hash_token(token))
             if mine is not None:
-                return int(mine)
-            table = await table_row(session, table_id)
+                return mine
+            table = await tx.table(table_id)
             if table.status == "closed":
                 raise closed_error()
             if table.status != "open":
                 raise ServiceError(Code.ALREADY_STARTED, "the new table's game has started")
-            seats = await seat_rows(session, table_id)
+            seats = await tx.seats(table_id)
             if any(names.same(s.name, me.name) for s in seats):
                 raise ServiceError(
                     Code.NAME_TAKEN, f"someone at the new table is called {me.name!r}"
@@ -137,16 +117,9 @@ async def _take_seat(lobby: Lobby, table_id: str, me: SeatRow, token: str) -> in
             if not free:
                 raise ServiceError(Code.TABLE_FULL, "every seat of the new table is taken")
             seat = me.seat if me.seat in free else min(free)
-            session.add(
-                SeatRow(
-                    table_id=table_id,
-                    seat=seat,
-                    name=me.name,
-                    token_hash=hash_token(token),
-                    bot=False,
-                    away_since=utcnow(),
-                )
+            await tx.add_seat(
+                table_id, seat, me.name, token_hash=hash_token(token), away_since=utcnow()
             )
-            table.updated_at = utcnow()
+            await tx.update_table(table_id)
         await lobby._changed(room)
     return seat

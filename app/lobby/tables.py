@@ -3,31 +3,28 @@ player, change the settings, start. The host (app.store.presence.host_seat) alon
 table for everyone.
 
 Each operation runs under the table's room lock (one writer per table in this process) in one
-database transaction whose guards (the unique seat, the `open` status) keep two processes from
-both succeeding; then the table's sockets here are told, and other processes through the bus.
+write transaction of the store (app.store.tables) whose guards (the unique seat, the `open`
+status) keep two processes from both succeeding; then the table's sockets here are told, and other
+processes through the bus.
 """
 
 from __future__ import annotations
 
 import math
 import time
-
-from sqlalchemy import delete, func, select, text, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from datetime import timedelta
 
 import engine
 from app.core import names, seeds
-from app.core.errors import Code, ServiceError
+from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
-from app.store.db import Database
-from app.store.games import StoredGame
-from app.store.models import GameRow, SeatRow, TableRow, utcnow
+from app.store.lobby_ports import ReadModel, TableStore, TableWrite
 from app.store.presence import host_seat, is_stale
-from app.store.queries import Queries, seat_rows, table_row
+from app.store.records import SeatRec, StoredGame, TableRec, utcnow
 from app.table.clock import first_deadline
 from app.table.hub import Hub
+from app.table.listing import Listing
 from app.table.room import Room
 
 from . import quickplay
@@ -44,10 +41,10 @@ def closed_error() -> ServiceError:
 
 
 async def _open_table(
-    session: AsyncSession, table_id: str, message: str = "this table's game has started"
-) -> TableRow:
+    tx: TableWrite, table_id: str, message: str = "this table's game has started"
+) -> TableRec:
     """The table, which must not have started: the lobby changes only open tables."""
-    table = await table_row(session, table_id)
+    table = await tx.table(table_id)
     if table.status == "closed":
         raise closed_error()
     if table.status != "open":
@@ -55,18 +52,23 @@ async def _open_table(
     return table
 
 
-def _require_host(seats: list[SeatRow], seat: SeatRow) -> None:
+def _require_host(seats: list[SeatRec], seat: SeatRec) -> None:
     if host_seat(seats) != seat.seat:
         raise ServiceError(Code.NOT_HOST, "only the table's host may do this")
 
 
 class Lobby:
-    def __init__(self, db: Database, hub: Hub, queries: Queries) -> None:
-        self.db = db
+    def __init__(self, tables: TableStore, reads: ReadModel, hub: Hub) -> None:
+        self.tables = tables
+        self.reads = reads
         self.hub = hub
-        self.queries = queries
         self.settings = hub.settings
         seeds.announce(self.settings.test_seed)
+
+    @property
+    def listing(self) -> Listing:
+        """How tables are shown (app.table.listing)."""
+        return self.hub.listing
 
     async def _changed(self, room: Room) -> TableOut:
         """Tell this process's sockets and the other processes; answer the table as it is."""
@@ -86,10 +88,10 @@ class Lobby:
     ) -> TableOut:
         """A new table with nobody seated, opened by the client at `address` (None: not counted
         against anyone)."""
-        async with self.db.write() as session:
+        async with self.tables.write() as tx:
             if address is not None:
-                await self._check_empty_tables(session, address)
-            table = TableRow(
+                await self._check_empty_tables(tx, address)
+            table = TableRec(
                 id=new_id(),
                 seats=seats,
                 public=public,
@@ -99,10 +101,10 @@ class Lobby:
                 grace_seconds=grace_seconds,
                 creator_address=address[:64] if address is not None else None,
             )
-            session.add(table)
-        return self.queries.table_out(table, [], None)
+            await tx.add_table(table)
+        return self.listing.out(table, [], None)
 
-    async def _check_empty_tables(self, session: AsyncSession, address: str) -> None:
+    async def _check_empty_tables(self, tx: TableWrite, address: str) -> None:
         """Refuse a new table to an address whose tables the lobby lists with nobody seated
         (those of the last EMPTY_TABLE_LISTED_SECONDS) are at the limit: one address cannot fill
         the lobby with empty tables (the rate limit alone let it keep hundreds listed). In the
@@ -111,12 +113,9 @@ class Lobby:
         cap = self.settings.max_empty_tables_per_address
         if cap <= 0:
             return
-        if not self.db.sqlite:
-            await session.execute(
-                text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-                {"key": f"empty-tables:{address[:64]}"},
-            )
-        empty, oldest = await self.queries.empty_tables_of(session, address[:64])
+        await tx.serialize_address(address[:64])
+        listed = timedelta(seconds=self.settings.empty_table_listed_seconds)
+        empty, oldest = await tx.empty_tables_of(address[:64], listed)
         if empty >= cap:
             wait = 1
             if oldest is not None:
@@ -132,15 +131,12 @@ class Lobby:
         """Close the table now if nobody has been connected to it for the idle time (the
         closing task may not have come by yet). Call with the table's room held."""
         presence = self.hub.presence
-        if presence is None:
-            return False
         now = utcnow()
-        async with self.db.sessions() as session:
-            table = await table_row(session, table_id)
-            seats = await seat_rows(session, table_id)
+        rows = await self.reads.table(table_id)
         if not is_stale(
-            table, seats, now, presence.stale, presence.idle, self.hub.online_seats(table_id)
-        ):
+            rows.table, rows.seats, now, presence.stale, presence.idle,
+            self.hub.online_seats(table_id),
+        ):  # fmt: skip
             return False
         if await presence.close_if_idle(table_id, now - presence.idle):
             room = self.hub.peek(table_id)
@@ -156,10 +152,10 @@ class Lobby:
                 raise closed_error()
             for _attempt in range(5):
                 try:
-                    async with self.db.write() as session:
-                        table = await _open_table(session, table_id)
-                        seats = await seat_rows(session, table_id)
-                        if need_online and not self.queries.online_now(table_id, seats, utcnow()):
+                    async with self.tables.write() as tx:
+                        table = await _open_table(tx, table_id)
+                        seats = await tx.seats(table_id)
+                        if need_online and not self.listing.online_now(table_id, seats, utcnow()):
                             raise ServiceError(Code.CONFLICT, "nobody at this table is online")
                         if len(seats) >= table.seats:
                             raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
@@ -171,19 +167,14 @@ class Lobby:
                             )
                         free = min(set(range(table.seats)) - {s.seat for s in seats})
                         token = new_token()
-                        session.add(
-                            SeatRow(
-                                table_id=table_id,
-                                seat=free,
-                                name=name,
-                                token_hash=hash_token(token),
-                                bot=False,
-                                away_since=utcnow(),  # until their page connects
-                            )
-                        )
-                        table.updated_at = utcnow()
+                        await tx.add_seat(
+                            table_id, free, name,
+                            token_hash=hash_token(token),
+                            away_since=utcnow(),  # until their page connects
+                        )  # fmt: skip
+                        await tx.update_table(table_id)
                     break
-                except IntegrityError:
+                except StoreConflict:
                     # Another server process took that seat first: look again.
                     continue
             else:
@@ -198,13 +189,11 @@ class Lobby:
 
     async def leave(self, *, table_id: str, token: str | None) -> TableOut:
         async with self.hub.hold(table_id) as room:
-            seat = await self.queries.seat_for_token(table_id, token)
-            async with self.db.write() as session:
-                table = await _open_table(
-                    session, table_id, "you cannot leave a game that has started"
-                )
-                await session.execute(delete(SeatRow).where(SeatRow.id == seat.id))
-                table.updated_at = utcnow()
+            seat = await self.reads.seat_for_token(table_id, token)
+            async with self.tables.write() as tx:
+                await _open_table(tx, table_id, "you cannot leave a game that has started")
+                await tx.remove_seat(seat.id)
+                await tx.update_table(table_id)
             # Sockets of that seat now hold nothing: close them so they cannot pretend.
             room.audience.kick_seat(seat.seat, "you left the table")
             out = await self._changed(room)
@@ -216,10 +205,10 @@ class Lobby:
     ) -> TableOut:
         try:
             async with self.hub.hold(table_id) as room:
-                me = await self.queries.seat_for_token(table_id, token)
-                async with self.db.write() as session:
-                    table = await _open_table(session, table_id)
-                    seats = await seat_rows(session, table_id)
+                me = await self.reads.seat_for_token(table_id, token)
+                async with self.tables.write() as tx:
+                    table = await _open_table(tx, table_id)
+                    seats = await tx.seats(table_id)
                     _require_host(seats, me)
                     free = sorted(set(range(table.seats)) - {s.seat for s in seats})
                     if count > len(free):
@@ -228,40 +217,29 @@ class Lobby:
                         )
                     added = free[:count]
                     for seat in added:
-                        session.add(
-                            SeatRow(
-                                table_id=table_id,
-                                seat=seat,
-                                name=f"Bot {seat + 1}",
-                                bot=True,
-                                bot_kind=kind,
-                                bot_seed=str(new_seed()),
-                            )
-                        )
-                    table.updated_at = utcnow()
+                        await tx.add_seat(
+                            table_id, seat, f"Bot {seat + 1}", bot_kind=kind,
+                            bot_seed=str(new_seed()),
+                        )  # fmt: skip
+                    await tx.update_table(table_id)
                 out = await self._changed(room)
                 for seat in added:  # issue 18: the log says who sat down, bots too
                     await room.feed.notice("bot_joined", seat=seat, name=f"Bot {seat + 1}")
                 return out
-        except IntegrityError:
+        except StoreConflict:
             # Another server process filled a seat at the same moment.
             raise ServiceError(Code.CONFLICT, "the table changed meanwhile; try again") from None
 
     async def remove_bot(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
         """Give a bot's seat back before the game starts (the host only)."""
         async with self.hub.hold(table_id) as room:
-            me = await self.queries.seat_for_token(table_id, token)
-            async with self.db.write() as session:
-                table = await _open_table(session, table_id)
-                _require_host(await seat_rows(session, table_id), me)
-                result = await session.execute(
-                    delete(SeatRow).where(
-                        SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
-                    )
-                )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
+            me = await self.reads.seat_for_token(table_id, token)
+            async with self.tables.write() as tx:
+                await _open_table(tx, table_id)
+                _require_host(await tx.seats(table_id), me)
+                if not await tx.remove_bot(table_id, seat):
                     raise ServiceError(Code.NO_BOT, f"there is no bot in seat {seat}")
-                table.updated_at = utcnow()
+                await tx.update_table(table_id)
             out = await self._changed(room)
             await room.feed.notice("removed", seat=seat, name=f"Bot {seat + 1}")  # issue 18
             return out
@@ -270,10 +248,10 @@ class Lobby:
         """The host gives a seat back before the start (a player who left, a bot): the removed
         player's token holds nothing any more and their sockets are closed."""
         async with self.hub.hold(table_id) as room:
-            me = await self.queries.seat_for_token(table_id, token)
-            async with self.db.write() as session:
-                table = await _open_table(session, table_id)
-                seats = await seat_rows(session, table_id)
+            me = await self.reads.seat_for_token(table_id, token)
+            async with self.tables.write() as tx:
+                await _open_table(tx, table_id)
+                seats = await tx.seats(table_id)
                 _require_host(seats, me)
                 if seat == me.seat:
                     raise ServiceError(
@@ -282,8 +260,8 @@ class Lobby:
                 target = next((s for s in seats if s.seat == seat), None)
                 if target is None:
                     raise ServiceError(Code.NO_SEAT, f"nobody sits in seat {seat}")
-                await session.execute(delete(SeatRow).where(SeatRow.id == target.id))
-                table.updated_at = utcnow()
+                await tx.remove_seat(target.id)
+                await tx.update_table(table_id)
             room.audience.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
             out = await self._changed(room)
             await room.feed.notice("removed", seat=seat, name=target.name)  # issue 18
@@ -295,14 +273,12 @@ class Lobby:
         """The host changes the table's settings before the start; fields left out are kept."""
         given = settings.model_dump(include=settings.model_fields_set)
         async with self.hub.hold(table_id) as room:
-            me = await self.queries.seat_for_token(table_id, token)
-            async with self.db.write() as session:
-                table = await _open_table(session, table_id)
-                _require_host(await seat_rows(session, table_id), me)
-                for column, value in given.items():
-                    assert column in SETTINGS_COLUMNS
-                    setattr(table, column, value)
-                table.updated_at = utcnow()
+            me = await self.reads.seat_for_token(table_id, token)
+            async with self.tables.write() as tx:
+                await _open_table(tx, table_id)
+                _require_host(await tx.seats(table_id), me)
+                assert set(given) <= set(SETTINGS_COLUMNS)
+                await tx.update_table(table_id, **given)
             return await self._changed(room)
 
     async def start(self, *, table_id: str, token: str | None, seed: int | None = None) -> TableOut:
@@ -310,10 +286,10 @@ class Lobby:
         test_seed = self.settings.test_seed
         seeds.refuse_unless_testing(test_seed, seed)
         async with self.hub.hold(table_id) as room:
-            me = await self.queries.seat_for_token(table_id, token)
-            async with self.db.write() as session:
-                table = await _open_table(session, table_id)
-                seats = await seat_rows(session, table_id)
+            me = await self.reads.seat_for_token(table_id, token)
+            async with self.tables.write() as tx:
+                table = await _open_table(tx, table_id)
+                seats = await tx.seats(table_id)
                 _require_host(seats, me)
                 if len(seats) < table.seats:
                     raise ServiceError(
@@ -322,38 +298,29 @@ class Lobby:
                 if test_seed is None:
                     seed = new_seed()
                 else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
-                    before = await session.scalar(select(func.count()).select_from(GameRow))
-                    seed = seeds.game_seed(test_seed, before or 0, seed)
+                    seed = seeds.game_seed(test_seed, await tx.games_count(), seed)
                     for s in seats:
                         if s.bot:
                             s.bot_seed = str(seeds.bot_seed(seed, s.seat))
+                            await tx.update_seat(s.id, bot_seed=s.bot_seed)
                 state, opening = engine.start(players=table.seats, seed=seed)
                 # Issue 8: the opening prompt's deadline is stored with the game.
                 deadline = first_deadline(
                     state, table.turn_seconds, table.choose_seconds, time.time()
                 )
-                game = GameRow(
-                    id=new_id(),
+                game_id, dumped = new_id(), engine.dumps(state)
+                started = await tx.start_game(
+                    game_id=game_id,
                     table_id=table_id,
                     players=table.seats,
                     seed=str(seed),
                     seed_commitment=engine.view(state, None)["seed_commitment"],
-                    state=engine.dumps(state),
-                    snapshot_version=0,
-                    opening_events=opening,
-                    version=0,
-                    status="playing",
+                    state=dumped,
+                    opening=opening,
                     deadline_at=deadline.stamp() if deadline else None,
                     deadline_key=deadline.key if deadline else None,
                 )
-                session.add(game)
-                # Guarded so that two processes cannot both start the table.
-                result = await session.execute(
-                    update(TableRow)
-                    .where(TableRow.id == table_id, TableRow.status == "open")
-                    .values(status="playing", updated_at=utcnow())
-                )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
+                if not started:  # another process started it first
                     raise ServiceError(
                         Code.ALREADY_STARTED, "this table's game has already started"
                     )
@@ -361,11 +328,11 @@ class Lobby:
             # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
             room.started(
                 StoredGame(
-                    id=game.id,
+                    id=game_id,
                     table_id=table_id,
-                    players=game.players,
-                    seed=game.seed,
-                    state=game.state,
+                    players=table.seats,
+                    seed=str(seed),
+                    state=dumped,
                     version=0,
                     over=False,
                     opening=opening,

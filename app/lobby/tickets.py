@@ -10,14 +10,12 @@ from datetime import timedelta
 from app.core.messages import MatchedOut, QueueLeftOut, QueueOut
 from app.core.schemas import TicketOut
 from app.lobby import queue_rule
-from app.store.models import QueueEntryRow, as_utc, utcnow
+from app.store.records import QueueEntry, as_utc, utcnow
 
 QueueMessage = QueueOut | MatchedOut | QueueLeftOut
 
 
-def queue_message(
-    entry: QueueEntryRow, counts: Counter[int | None], grace: timedelta
-) -> QueueMessage:
+def queue_message(entry: QueueEntry, counts: Counter[int | None], grace: timedelta) -> QueueMessage:
     """The message a ticket's sockets show now."""
     out = ticket_out(entry, counts, grace)
     if out.status == "matched":
@@ -43,12 +41,12 @@ def queue_message(
     )
 
 
-def ticket_out(entry: QueueEntryRow, counts: Counter[int | None], grace: timedelta) -> TicketOut:
+def ticket_out(entry: QueueEntry, counts: Counter[int | None], grace: timedelta) -> TicketOut:
     """A ticket as its holder reads it; a waiting one with the size of table it waits for."""
     bots_at = as_utc(entry.created_at) + timedelta(seconds=entry.bots_after)
     out = TicketOut(
         ticket=entry.id,
-        status=entry.status,  # type: ignore[arg-type]
+        status=entry.status,
         name=entry.name,
         size=entry.size or "any",
         bots_after=entry.bots_after,

@@ -1,26 +1,39 @@
-"""A socket's arrival and departure at a table on Postgres, in one statement each: the seat token
-checked, the seat's presence and the table's activity written, the other processes told, and (when
-the room has none in memory) the table, its seats and its game read, all in one round trip on the
-action path's asyncpg pool, with no ORM (issue 17: reconnect storms). SQLite keeps the general path
-(app.store.queries, app.store.presence).
+"""A socket's arrival and departure at a table: the seat token checked, the seat's presence and the
+table's activity written, the other processes told, and (when the room holds none in memory) the
+table, its seats, its game and the feed's last lines read.
 
-The rows come back as plain attribute objects shaped like the ORM rows, so that
-`Queries.table_out` builds the same `TableOut` from them.
+Postgres (`PgArrivals`): one statement each, in one round trip on the action path's asyncpg pool,
+with no ORM (reconnect storms). SQLite (`SqliteArrivals`): the same writes and several reads in
+one transaction; one process, so nobody else to tell. The caller cannot tell them apart: both
+answer an `Arrival` (app.store.records) with the same rows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 import orjson
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.errors import Code, ServiceError
 from app.core.security import hash_token
-from app.store.feeds import Line
-from app.store.games import GameStore
+from app.store.db import Database
+from app.store.errors import mapped
+from app.store.feeds import latest_lines
+from app.store.models import GameRow, SeatRow, TableMessageRow, TableRow
+from app.store.pgpool import PgPool
+from app.store.records import (
+    Arrival,
+    GameRef,
+    Line,
+    SeatRec,
+    TableRec,
+    TableRows,
+    record_of,
+)
+from app.store.tables import seat_rows, table_row
 
 # The table, its seats and its game as JSON (null where there is none). Read in the same
 # snapshot as the statement's writes, so a seat written here shows its previous presence: the
@@ -74,36 +87,14 @@ SELECT pg_notify($4, $5)
 """
 
 
-@dataclass
-class TableRows:
-    """A table as stored: the table row, its seats in seat order, its game (id, winner)."""
-
-    table: Any
-    seats: list[Any]
-    game: Any | None
-    read_at: float  # monotonic time of the read
-
-
-@dataclass
-class Arrival:
-    seat_id: int | None  # None: a spectator
-    seat: int | None
-    name: str | None
-    has_game: bool
-    rows: TableRows | None  # None when not asked for
-    chat_last: int = 0  # the table feed's last line number (app.table.feed), 0: none yet
-    # Its last lines (as many as asked for, all channels), when asked for.
-    chat: list[Line] | None = None
-
-
 _STAMPS = ("created_at", "updated_at", "joined_at", "away_since", "seen_at")
 
 
-def _row(data: dict[str, Any]) -> SimpleNamespace:
+def _stamped(data: dict[str, Any]) -> dict[str, Any]:
     for key in _STAMPS:
         if isinstance(data.get(key), str):
             data[key] = datetime.fromisoformat(data[key])
-    return SimpleNamespace(**data)
+    return data
 
 
 def _rows(record: Any, read_at: float) -> TableRows | None:
@@ -112,9 +103,9 @@ def _rows(record: Any, read_at: float) -> TableRows | None:
     seats = orjson.loads(record["seats_json"]) if record["seats_json"] else []
     game = record["game_json"]
     return TableRows(
-        table=_row(orjson.loads(record["table_json"])),
-        seats=[_row(s) for s in seats],
-        game=SimpleNamespace(**orjson.loads(game)) if game else None,
+        table=record_of(TableRec, _stamped(orjson.loads(record["table_json"]))),
+        seats=[record_of(SeatRec, _stamped(s)) for s in seats],
+        game=record_of(GameRef, orjson.loads(game)) if game else None,
         read_at=read_at,
     )
 
@@ -129,58 +120,145 @@ def _chat(record: Any) -> list[Line] | None:
     ]  # fmt: skip
 
 
-async def arrive(
-    store: GameStore,
-    table_id: str,
-    token: str,
-    now: datetime,
-    want_table: bool,
-    tell: str | None,
-    read_at: float,
-    chat_lines: int = 0,
-) -> Arrival:
-    """A seat's socket arrives: check its token (a ServiceError as Queries.seat_for_token
-    raises), write it online and the table active, NOTIFY `tell` on the store's channel when
-    given, read the table when `want_table` and the feed's last `chat_lines` lines."""
-    digest = hash_token(token)
-    record = await store.pool.fetchrow(
-        _ARRIVE_READ if want_table else _ARRIVE_ALONE,
-        table_id, digest, now, tell is not None, store.channel, tell or "", chat_lines,
-    )  # fmt: skip
-    if record is None:
-        why = await store.pool.fetchrow(_WHY, table_id, digest)
-        if not why["table_exists"]:
+def _refused(table_exists: bool, seat_table: str | None, table_id: str) -> ServiceError:
+    """Why a token holds no seat at this table (the order the read model checks in)."""
+    if not table_exists:
+        return ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
+    if seat_table is None:
+        return ServiceError(Code.INVALID_TOKEN, "this token holds no seat")
+    return ServiceError(Code.NOT_SEATED, "this token holds a seat at another table")
+
+
+@mapped
+class PgArrivals:
+    """Postgres's (app.store.ports.Arrivals): one statement each."""
+
+    def __init__(self, pool: PgPool, channel: str) -> None:
+        self.pool = pool
+        self.channel = channel  # the NOTIFY channel of this database schema
+
+    async def arrive(
+        self,
+        table_id: str,
+        token: str,
+        now: datetime,
+        want_table: bool,
+        tell: str,
+        read_at: float,
+        chat_lines: int = 0,
+    ) -> Arrival:
+        digest = hash_token(token)
+        record = await self.pool.fetchrow(
+            _ARRIVE_READ if want_table else _ARRIVE_ALONE,
+            table_id, digest, now, True, self.channel, tell, chat_lines,
+        )  # fmt: skip
+        if record is None:
+            why = await self.pool.fetchrow(_WHY, table_id, digest)
+            raise _refused(why["table_exists"], why["seat_table"], table_id)
+        rows = _rows(record, read_at) if want_table else None
+        if rows is not None:  # read before the statement's own writes
+            rows.table.updated_at = now
+            for seat in rows.seats:
+                if seat.id == record["id"]:
+                    seat.away_since, seat.seen_at = None, now
+        return Arrival(
+            record["id"],
+            record["seat"],
+            record["name"],
+            record["has_game"],
+            rows,
+            record["chat_last"] or 0,
+            _chat(record) if chat_lines > 0 else None,
+        )
+
+    async def look(self, table_id: str, read_at: float) -> Arrival:
+        record = await self.pool.fetchrow(_LOOK, table_id)
+        rows = _rows(record, read_at)
+        if rows is None:
             raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
-        if why["seat_table"] is None:
-            raise ServiceError(Code.INVALID_TOKEN, "this token holds no seat")
-        raise ServiceError(Code.NOT_SEATED, "this token holds a seat at another table")
-    rows = _rows(record, read_at) if want_table else None
-    if rows is not None:
-        rows.table.updated_at = now
-        for seat in rows.seats:
-            if seat.id == record["id"]:
-                seat.away_since, seat.seen_at = None, now
-    return Arrival(
-        record["id"],
-        record["seat"],
-        record["name"],
-        record["has_game"],
-        rows,
-        record["chat_last"] or 0,
-        _chat(record) if chat_lines > 0 else None,
-    )
+        return Arrival(None, None, None, record["has_game"], rows, record["chat_last"] or 0)
+
+    async def depart(self, table_id: str, seat_id: int, now: datetime, tell: str) -> None:
+        await self.pool.execute(_DEPART, table_id, seat_id, now, self.channel, tell)
 
 
-async def look(store: GameStore, table_id: str, read_at: float) -> Arrival:
-    """A spectator's socket arrives at a table the room does not hold in memory: read it."""
-    record = await store.pool.fetchrow(_LOOK, table_id)
-    rows = _rows(record, read_at)
-    if rows is None:
-        raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
-    return Arrival(None, None, None, record["has_game"], rows, record["chat_last"] or 0)
+@mapped
+class SqliteArrivals:
+    """SQLite's (app.store.ports.Arrivals): the same writes and reads in one transaction; its one
+    process delivers what it changes itself, so `tell` goes nowhere."""
 
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-async def depart(store: GameStore, table_id: str, seat_id: int, now: datetime, tell: str) -> None:
-    """A seat's last socket here closed: write it away and the table active, and tell the
-    other processes (`tell` on the store's channel)."""
-    await store.pool.execute(_DEPART, table_id, seat_id, now, store.channel, tell)
+    async def arrive(
+        self,
+        table_id: str,
+        token: str,
+        now: datetime,
+        want_table: bool,
+        tell: str,
+        read_at: float,
+        chat_lines: int = 0,
+    ) -> Arrival:
+        if not token:
+            raise ServiceError(
+                Code.MISSING_TOKEN, "send your seat token (Authorization: Bearer ...)"
+            )
+        async with self.db.write() as session:
+            table = await session.get(TableRow, table_id)
+            seat = await session.scalar(
+                select(SeatRow).where(SeatRow.token_hash == hash_token(token))
+            )
+            if table is None or seat is None or seat.table_id != table_id:
+                raise _refused(table is not None, seat.table_id if seat else None, table_id)
+            await session.execute(
+                update(SeatRow).where(SeatRow.id == seat.id).values(away_since=None, seen_at=now)
+            )
+            await session.execute(
+                update(TableRow).where(TableRow.id == table_id).values(updated_at=now)
+            )
+            arrival = await self._read(session, table_id, seat, want_table, read_at)
+            if chat_lines > 0:
+                arrival.chat = await latest_lines(session, table_id, chat_lines)
+        return arrival
+
+    async def look(self, table_id: str, read_at: float) -> Arrival:
+        async with self.db.sessions() as session:
+            await table_row(session, table_id)  # not_found
+            return await self._read(session, table_id, None, True, read_at)
+
+    async def depart(self, table_id: str, seat_id: int, now: datetime, tell: str) -> None:
+        async with self.db.write_core() as conn:
+            await conn.execute(
+                update(SeatRow)
+                .where(SeatRow.id == seat_id, SeatRow.away_since.is_(None))
+                .values(away_since=now)
+            )
+            await conn.execute(
+                update(TableRow).where(TableRow.id == table_id).values(updated_at=now)
+            )
+
+    @staticmethod
+    async def _read(
+        session: AsyncSession, table_id: str, seat: SeatRow | None, want_table: bool, read_at: float
+    ) -> Arrival:
+        game = await session.scalar(select(GameRow).where(GameRow.table_id == table_id))
+        last = await session.scalar(
+            select(func.max(TableMessageRow.seq)).where(TableMessageRow.table_id == table_id)
+        )
+        rows = None
+        if want_table:
+            rows = TableRows(
+                record_of(TableRec, await table_row(session, table_id)),
+                [record_of(SeatRec, s) for s in await seat_rows(session, table_id)],
+                GameRef(game.id, game.winner) if game is not None else None,
+                read_at,
+            )
+        return Arrival(
+            seat.id if seat else None,
+            seat.seat if seat else None,
+            seat.name if seat else None,
+            game is not None,
+            rows,
+            last or 0,
+        )

@@ -21,32 +21,19 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
 import orjson
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.store.errors import mapped
+from app.store.ports import ChatHandler, Handler
+from app.store.records import Carried
+
 log = logging.getLogger("dragonstones.bus")
 
 
-@dataclass(frozen=True, slots=True)
-class Carried:
-    """The committed action a notification carries (app.store.games.notify_payload)."""
-
-    seat: int
-    action_id: str
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-    deadline_at: float | None  # Unix seconds of the deadline stored with it
-    deadline_key: str | None
-
-
-# (table_id, version or None for a lobby change, the action when the notification carries it)
-Handler = Callable[[str, int | None, Carried | None], None]
-# (table_id, line number): a line of the table's feed was stored (app.table.feed)
-ChatHandler = Callable[[str, int], None]
 CHAT_MARK = "chat:"
 
 
@@ -97,6 +84,7 @@ def channel_for(schema: str | None) -> str:
     return f"dragonstones_{schema}"[:63] if schema else "dragonstones"
 
 
+@mapped
 class LocalBus:
     """One process: what is published is delivered to this process only."""
 
@@ -117,6 +105,7 @@ class LocalBus:
         self.handler = None
 
 
+@mapped
 class SqliteBus(LocalBus):
     """LocalBus, plus a watch on the file's change counter for a second process."""
 
@@ -162,6 +151,7 @@ class SqliteBus(LocalBus):
 LISTEN_RETRY_MAX_SECONDS = 1.0
 
 
+@mapped
 class PgBus:
     """LISTEN on a dedicated connection; NOTIFY through the pool (or the commit statement)."""
 

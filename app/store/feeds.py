@@ -4,53 +4,23 @@ A line's number (`seq`) is the table's highest plus one, taken in the insert sta
 Postgres the writers of one table take turns on a transaction-scoped advisory lock, so each reads
 the number its predecessor committed; should two ever read the same highest anyway, the unique
 (table_id, seq) refuses the second, which takes the next number. So a committed line n always
-follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres the same transaction sends
-`NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered when it commits.
+follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres
+the same transaction sends `NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered
+when it commits (`PgFeeds`); SQLite has one writer at a time and one process to tell.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Integer, String, Text, func, insert, literal, select, text
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from app.core.messages import ChatLine
 from app.store.db import Database
-from app.store.models import SeatRow, TableMessageRow, as_utc, utcnow
-
-CHANNELS = ("players", "spectators", "notices")
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One stored line of a table's feed."""
-
-    id: int  # the per-table number (seq)
-    channel: str
-    seat: int | None
-    name: str | None
-    text: str | None
-    kind: str | None
-    data: dict[str, Any] | None
-    at: datetime
-
-    def out(self) -> ChatLine:
-        """The line as sent to clients (see docs/protocol.md, "Table chat")."""
-        notice = self.channel == "notices"
-        return ChatLine(
-            id=self.id,
-            channel=self.channel,  # type: ignore[arg-type]
-            seat=self.seat,
-            name=self.name,
-            text=None if notice else self.text,
-            kind=self.kind if notice else None,
-            data=(self.data or {}) if notice else None,
-            at=round(as_utc(self.at).timestamp(), 3),
-        )
-
+from app.store.errors import mapped
+from app.store.models import SeatRow, TableMessageRow, utcnow
+from app.store.records import CHANNELS, Line
 
 _COLUMNS = (
     TableMessageRow.seq,
@@ -68,7 +38,32 @@ def _line(row: Any) -> Line:
     return Line(*row)
 
 
-class FeedStore:
+async def latest_lines(
+    conn: AsyncConnection | AsyncSession,
+    table_id: str,
+    limit: int,
+    channels: tuple[str, ...] = CHANNELS,
+    after: int = 0,
+    upto: int | None = None,
+) -> list[Line]:
+    """The last `limit` lines of these channels numbered in (after, upto], in order."""
+    query = select(*_COLUMNS).where(
+        TableMessageRow.table_id == table_id,
+        TableMessageRow.seq > after,
+        TableMessageRow.channel.in_(channels),
+    )
+    if upto is not None:
+        query = query.where(TableMessageRow.seq <= upto)
+    query = query.order_by(TableMessageRow.seq.desc()).limit(limit)
+    rows = [_line(r) for r in await conn.execute(query)]
+    rows.reverse()
+    return rows
+
+
+@mapped
+class SqliteFeeds:
+    """Tables' feeds (app.store.ports.FeedStore), SQLite's."""
+
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema (Postgres)
@@ -112,19 +107,9 @@ class FeedStore:
         for _attempt in range(8):
             try:
                 async with self.db.write_core() as conn:
-                    if not self.db.sqlite:
-                        # Writers of one table's feed take turns (many at once would otherwise
-                        # mostly collide on the number); SQLite has one writer at a time anyway.
-                        await conn.execute(
-                            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-                            {"key": f"dragonstones-chat:{table_id}"},
-                        )
+                    await self._take_turn(conn, table_id)
                     seq = (await conn.execute(statement)).scalar_one()
-                    if not self.db.sqlite:
-                        await conn.execute(
-                            text("SELECT pg_notify(:channel, :payload)"),
-                            {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
-                        )
+                    await self._tell(conn, table_id, seq)
                 return Line(seq, channel, seat, name, text_, kind, data, now)
             except IntegrityError as exc:
                 if "seq" not in str(exc.orig):
@@ -132,6 +117,12 @@ class FeedStore:
                 # Another process took this number a moment ago: take the next one.
                 continue
         raise IntegrityError("table_messages", None, Exception("no free line number"))
+
+    async def _take_turn(self, conn: AsyncConnection, table_id: str) -> None:
+        """Before a line is numbered: SQLite has one writer at a time already."""
+
+    async def _tell(self, conn: AsyncConnection, table_id: str, seq: int) -> None:
+        """With the line, in its transaction: SQLite's one process delivers its lines itself."""
 
     async def after(
         self, table_id: str, after: int, channels: tuple[str, ...] = CHANNELS, limit: int = 500
@@ -159,18 +150,8 @@ class FeedStore:
         upto: int | None = None,
     ) -> list[Line]:
         """The last `limit` lines of these channels numbered in (after, upto], in order."""
-        query = select(*_COLUMNS).where(
-            TableMessageRow.table_id == table_id,
-            TableMessageRow.seq > after,
-            TableMessageRow.channel.in_(channels),
-        )
-        if upto is not None:
-            query = query.where(TableMessageRow.seq <= upto)
-        query = query.order_by(TableMessageRow.seq.desc()).limit(limit)
         async with self.db.engine.connect() as conn:
-            rows = [_line(r) for r in await conn.execute(query)]
-        rows.reverse()
-        return rows
+            return await latest_lines(conn, table_id, limit, channels, after, upto)
 
     async def last_ids(self, table_ids: list[str]) -> dict[str, int]:
         """The highest line number of each of these tables (tables without lines: absent)."""
@@ -198,3 +179,21 @@ class FeedStore:
         )
         async with self.db.engine.connect() as conn:
             return {name for (name,) in await conn.execute(query) if name}
+
+
+@mapped
+class PgFeeds(SqliteFeeds):
+    """Postgres's: writers of one table's feed take turns on an advisory lock (many at once
+    would otherwise mostly collide on the number), and the line's NOTIFY goes with it."""
+
+    async def _take_turn(self, conn: AsyncConnection, table_id: str) -> None:
+        await conn.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+            {"key": f"dragonstones-chat:{table_id}"},
+        )
+
+    async def _tell(self, conn: AsyncConnection, table_id: str, seq: int) -> None:
+        await conn.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": self.channel, "payload": f"{table_id}:chat:{seq}"},
+        )

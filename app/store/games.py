@@ -5,8 +5,8 @@ The commit is the only write of the action path. On Postgres it is one statement
 round trip in autocommit: it moves the game row from the expected version to the next (the guard),
 appends the action with its events (what makes the action durable), closes the table when the game
 ends, and sends the NOTIFY that tells other processes, carrying the action itself when it fits,
-which Postgres delivers only if the statement commits. On SQLite (one process) the same writes run
-as one Core transaction.
+which Postgres delivers only if the statement commits (`PgGames`, on the action path's own asyncpg
+pool). On SQLite (one process) the same writes run as one Core transaction (`SqliteGames`).
 
 The game row's `state` is a snapshot, not the current state: it is written at the start, when the
 version is a multiple of SNAPSHOT_EVERY, and when the game ends, with `snapshot_version` saying
@@ -16,8 +16,6 @@ the snapshot with the engine, which is deterministic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -25,82 +23,17 @@ import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-import engine
-from app.core.errors import DATABASE_ERRORS
+from app.core.errors import StoreUnavailable
 from app.store.db import Database
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.errors import DRIVER_ERRORS, mapped
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc
 from app.store.pgpool import PgPool
+from app.store.ports import DuplicateActionId, StaleVersion
+from app.store.records import Commit, StoredGame
 from app.store.seat_clocks import SeatClocks
 
-
-class StaleVersion(Exception):
-    """The game's version in the database is not the one the action was applied to."""
-
-
-class DuplicateActionId(Exception):
-    """This seat's action_id is already committed (by another process, a moment ago)."""
-
-
-class StoreUnavailable(Exception):
-    """The database failed mid-commit: the action may or may not be committed."""
-
-
-@dataclass
-class StoredGame:
-    """A game as read from the database: the latest snapshot and every action's log row."""
-
-    id: str
-    table_id: str
-    players: int
-    seed: str
-    state: str  # engine.dumps text of the snapshot (version `snapshot_version`)
-    version: int
-    over: bool
-    opening: list[dict[str, Any]] | None
-    turn_seconds: int | None
-    bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed), stand-ins included
-    # One entry per version after 0: (version, seat, action_id, raw events).
-    actions: list[tuple[int, int, str, list[dict[str, Any]]]]
-    # -- timers and absent players (issue 8) --
-    choose_seconds: int | None = None
-    deadline_at: datetime | None = None  # the open prompt's stored deadline
-    deadline_key: str | None = None
-    # -- snapshots (issue 17) --
-    snapshot_version: int | None = None  # None: `state` is the state of `version`
-    # (seat, action) of every version after the snapshot's, in order: replayed on load.
-    replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-
-    def current_state(self) -> Any:
-        """The state of `version`: the snapshot, then the actions after it (the engine is
-        deterministic)."""
-        state = engine.loads(self.state)
-        for seat, action in self.replay:
-            state, _events = engine.apply(state, seat, action)
-        return state
-
-
-@dataclass(frozen=True, slots=True)
-class Commit:
-    """One action to commit: the game moves from `version - 1` to `version`."""
-
-    game_id: str
-    table_id: str
-    version: int
-    seat: int
-    action: dict[str, Any]
-    action_id: str
-    events: list[dict[str, Any]]
-    state: str | None  # engine.dumps of the new state when this version is a snapshot
-    winner: int | None
-    over: bool
-    now: datetime = field(default_factory=utcnow)
-    # The deadline of the prompt open after this action (app.table.clock), null: none.
-    deadline_at: datetime | None = None
-    deadline_key: str | None = None
-
-    @property
-    def status(self) -> str:
-        return "over" if self.over else "playing"
+# What a commit's guard raises: the version taken (StaleVersion) or the seat's action_id.
+_DUPLICATES = (IntegrityError, asyncpg.UniqueViolationError)
 
 
 # One statement, one round trip: guarded update (the snapshot only when $1 is given), append,
@@ -152,20 +85,20 @@ WHERE game_id = $1 AND version > $2 ORDER BY version
 """
 
 
-class GameStore(SeatClocks):
+# Every action's version and its row (app.store.ports.GameStore.since).
+Since = list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]
+
+
+@mapped
+class SqliteGames(SeatClocks):
+    """A game's persistence (app.store.ports.GameStore), SQLite's."""
+
     def __init__(self, db: Database, channel: str) -> None:
         self.db = db
         self.channel = channel  # the NOTIFY channel of this database schema
-        # Postgres: the action path's own asyncpg pool (app.store.pgpool): each commit is one
-        # statement in autocommit.
-        self.pool = PgPool(db)
 
     async def open(self) -> None:
-        if not self.db.sqlite:
-            await self.pool.open()
-
-    async def close(self) -> None:
-        await self.pool.close()
+        """Nothing to open: the engine's pool connects when first used."""
 
     async def load(self, table_id: str) -> StoredGame | None:
         """The table's game: its last snapshot and its whole action log (the actions after the
@@ -215,28 +148,23 @@ class GameStore(SeatClocks):
                 replay=[(s, act) for v, s, _a, _e, act in rows if v > snapshot],
             )
 
-    async def since(
-        self, game_id: str, after: int
-    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+    async def since(self, game_id: str, after: int) -> Since:
         """What another process committed after version `after`, in order: (version, seat,
         action_id, action, raw events) of each new action. One query, no snapshot: the room
         replays the actions with the engine, which is deterministic."""
-        if self.db.sqlite:
-            async with self.db.engine.connect() as conn:
-                rows = await conn.execute(
-                    select(
-                        ActionRow.version,
-                        ActionRow.seat,
-                        ActionRow.action_id,
-                        ActionRow.action,
-                        ActionRow.events,
-                    )
-                    .where(ActionRow.game_id == game_id, ActionRow.version > after)
-                    .order_by(ActionRow.version)
+        async with self.db.engine.connect() as conn:
+            rows = await conn.execute(
+                select(
+                    ActionRow.version,
+                    ActionRow.seat,
+                    ActionRow.action_id,
+                    ActionRow.action,
+                    ActionRow.events,
                 )
-                return [(v, s, a, act, e) for v, s, a, act, e in rows]
-        records = await self.pool.fetch(_PG_SINCE, game_id, after)
-        return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
+                .where(ActionRow.game_id == game_id, ActionRow.version > after)
+                .order_by(ActionRow.version)
+            )
+            return [(v, s, a, act, e) for v, s, a, act, e in rows]
 
     async def versions(self, table_ids: list[str]) -> dict[str, int]:
         """The committed version of each of these tables' games (the safety sweep)."""
@@ -256,43 +184,15 @@ class GameStore(SeatClocks):
         """Commit `c.version` (the game must be at `c.version - 1`): raises StaleVersion,
         DuplicateActionId or StoreUnavailable; returns only once the action is durable."""
         try:
-            if self.db.sqlite:
-                await self._commit_sqlite(c)
-            else:
-                await self._commit_pg(c)
-        except (IntegrityError, asyncpg.UniqueViolationError) as exc:
+            await self._commit(c)
+        except _DUPLICATES as exc:
             if "version" in str(getattr(exc, "orig", exc)):
                 raise StaleVersion from None
             raise DuplicateActionId from None
-        except DATABASE_ERRORS as exc:
+        except DRIVER_ERRORS as exc:  # maybe committed: the room reads what was
             raise StoreUnavailable(repr(exc)) from None
 
-    async def _commit_pg(self, c: Commit) -> None:
-        action_text = orjson.dumps(c.action).decode()
-        events_text = orjson.dumps(c.events).decode()
-        committed = await self.pool.fetchrow(
-            _PG_COMMIT,
-            c.state,
-            c.version,
-            c.status,
-            c.winner,
-            c.now,
-            c.now if c.over else None,
-            c.game_id,
-            c.seat,
-            action_text,
-            c.action_id,
-            events_text,
-            c.table_id,
-            self.channel,
-            c.deadline_at,
-            c.deadline_key,
-            notify_payload(c, action_text, events_text),
-        )
-        if committed is None:  # no row: the guard found another version
-            raise StaleVersion
-
-    async def _commit_sqlite(self, c: Commit) -> None:
+    async def _commit(self, c: Commit) -> None:
         values: dict[str, Any] = {
             "version": c.version,
             "status": c.status,
@@ -331,3 +231,45 @@ class GameStore(SeatClocks):
                     .where(TableRow.id == c.table_id)
                     .values(status="over", updated_at=c.now)
                 )
+
+
+@mapped
+class PgGames(SqliteGames):
+    """Postgres's: the commit and the catch-up are one statement each on the action path's own
+    asyncpg pool (app.store.pgpool), shared with the arrivals and the bus's NOTIFY."""
+
+    def __init__(self, db: Database, channel: str, pool: PgPool) -> None:
+        super().__init__(db, channel)
+        self.pool = pool
+
+    async def open(self) -> None:
+        await self.pool.open()
+
+    async def since(self, game_id: str, after: int) -> Since:
+        records = await self.pool.fetch(_PG_SINCE, game_id, after)
+        return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
+
+    async def _commit(self, c: Commit) -> None:
+        action_text = orjson.dumps(c.action).decode()
+        events_text = orjson.dumps(c.events).decode()
+        committed = await self.pool.fetchrow(
+            _PG_COMMIT,
+            c.state,
+            c.version,
+            c.status,
+            c.winner,
+            c.now,
+            c.now if c.over else None,
+            c.game_id,
+            c.seat,
+            action_text,
+            c.action_id,
+            events_text,
+            c.table_id,
+            self.channel,
+            c.deadline_at,
+            c.deadline_key,
+            notify_payload(c, action_text, events_text),
+        )
+        if committed is None:  # no row: the guard found another version
+            raise StaleVersion

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -21,6 +21,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.store.records import as_utc as as_utc
+from app.store.records import utcnow as utcnow
+
 # Stable constraint names so that migrations can drop and alter them on every backend.
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -32,15 +35,6 @@ NAMING = {
 
 # SQLite only autoincrements INTEGER PRIMARY KEY; Postgres gets a 64-bit key.
 BigId = BigInteger().with_variant(Integer(), "sqlite")
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def as_utc(stamp: datetime) -> datetime:
-    # SQLite keeps no time zone; every stamp is written in UTC.
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)
 
 
 class Base(DeclarativeBase):

@@ -2,8 +2,8 @@
 how long a table has been idle, and the closing of open tables nobody has come back to.
 
 A seat is online while a socket of it is open on some process: `seats.away_since` is null and
-`seats.seen_at` is fresh. The process holding the socket writes `away_since = null` when the seat's
-first socket arrives, `away_since = now` when its last one closes, and refreshes `seen_at` every
+`seats.seen_at` is fresh. The process holding the socket writes `away_since = null` when a socket
+of the seat arrives (app.store.arrivals), `away_since = now` when its last one closes, and refreshes `seen_at` every
 heartbeat; a process that crashed stops refreshing, so its seats count as away once `seen_at` is
 older than STALE_BEATS heartbeats (and any live process then writes them away).
 """
@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import and_, exists, or_, select, update
 
-from app.core.errors import DATABASE_ERRORS
 from app.store.db import Database
-from app.store.models import SeatRow, TableRow, as_utc, utcnow
+from app.store.errors import FAILURES, mapped
+from app.store.models import SeatRow, TableRow
+from app.store.records import SeatRec, TableRec, as_utc, record_of, utcnow
 
 log = logging.getLogger("dragonstones.presence")
 
@@ -31,7 +32,14 @@ DEFAULT_GRACE_SECONDS = 120
 TIMED_GRACE_SECONDS = 30  # at a table with a time limit
 
 
-def grace_seconds(table: TableRow) -> int:
+def stale_after(heartbeat_seconds: float) -> timedelta:
+    """How long after its last refresh a seat counts as away (its process stopped refreshing)."""
+    if heartbeat_seconds <= 0:  # no heartbeat: presence is never refreshed, nor stale
+        return timedelta(days=3650)
+    return timedelta(seconds=heartbeat_seconds * STALE_BEATS)
+
+
+def grace_seconds(table: TableRec) -> int:
     """How long a seat's player may be away before a bot may stand in."""
     if table.grace_seconds:
         return table.grace_seconds
@@ -39,7 +47,7 @@ def grace_seconds(table: TableRow) -> int:
     return TIMED_GRACE_SECONDS if timed else DEFAULT_GRACE_SECONDS
 
 
-def host_seat(seats: Iterable[SeatRow]) -> int | None:
+def host_seat(seats: Iterable[SeatRec]) -> int | None:
     """The host: the earliest seated person (join order); when they leave, the next one."""
     people = [s for s in seats if not s.bot]
     if not people:
@@ -47,7 +55,7 @@ def host_seat(seats: Iterable[SeatRow]) -> int | None:
     return min(people, key=lambda s: (as_utc(s.joined_at), s.id)).seat
 
 
-def is_online(seat: SeatRow, now: datetime, stale: timedelta) -> bool:
+def is_online(seat: SeatRec, now: datetime, stale: timedelta) -> bool:
     return (
         not seat.bot
         and seat.away_since is None
@@ -56,7 +64,7 @@ def is_online(seat: SeatRow, now: datetime, stale: timedelta) -> bool:
     )
 
 
-def away_since(seat: SeatRow, now: datetime, stale: timedelta) -> datetime | None:
+def away_since(seat: SeatRec, now: datetime, stale: timedelta) -> datetime | None:
     """When this person went away; None while online, and for bots."""
     if seat.bot or is_online(seat, now, stale):
         return None
@@ -67,7 +75,7 @@ def away_since(seat: SeatRow, now: datetime, stale: timedelta) -> datetime | Non
 
 
 def last_active(
-    table: TableRow, seats: Iterable[SeatRow], now: datetime, stale: timedelta
+    table: TableRec, seats: Iterable[SeatRec], now: datetime, stale: timedelta
 ) -> datetime:
     """The last change of the seats (which moves `updated_at`, as does a seat coming online)
     or of someone's presence."""
@@ -77,8 +85,8 @@ def last_active(
 
 
 def is_stale(
-    table: TableRow,
-    seats: Collection[SeatRow],
+    table: TableRec,
+    seats: Collection[SeatRec],
     now: datetime,
     stale: timedelta,
     idle: timedelta,
@@ -92,6 +100,7 @@ def is_stale(
     return last_active(table, seats, now, stale) < now - idle
 
 
+@mapped
 class Presence:
     """Presence writes of this process, and its two periodic tasks (heartbeat, closing)."""
 
@@ -105,26 +114,10 @@ class Presence:
     ) -> None:
         self.db = db
         self.heartbeat_seconds = heartbeat_seconds
-        # No heartbeat (0): presence is never refreshed, so it never goes stale either.
-        self.stale = (
-            timedelta(seconds=heartbeat_seconds * STALE_BEATS)
-            if heartbeat_seconds > 0
-            else timedelta(days=3650)
-        )
+        self.stale = stale_after(heartbeat_seconds)
         self.idle = timedelta(minutes=idle_minutes)
         self.close_interval_seconds = close_interval_seconds
         self._tasks: list[asyncio.Task[None]] = []
-
-    async def arrive(self, table_id: str, seat_id: int) -> None:
-        """The first socket of this seat in this process: online, and the table active now."""
-        now = utcnow()
-        async with self.db.write_core() as conn:
-            await conn.execute(
-                update(SeatRow).where(SeatRow.id == seat_id).values(away_since=None, seen_at=now)
-            )
-            await conn.execute(
-                update(TableRow).where(TableRow.id == table_id).values(updated_at=now)
-            )
 
     async def depart(self, table_id: str, seat_id: int) -> None:
         """The last socket of this seat in this process closed. (A socket of the same seat on
@@ -204,13 +197,13 @@ class Presence:
             )
             if not tables:
                 return []
-            seats: dict[str, list[SeatRow]] = {}
+            seats: dict[str, list[SeatRec]] = {}
             for s in await session.scalars(
                 select(SeatRow).where(SeatRow.table_id.in_([t.id for t in tables]))
             ):
-                seats.setdefault(s.table_id, []).append(s)
+                seats.setdefault(s.table_id, []).append(record_of(SeatRec, s))
         closed = []
-        for table in tables:
+        for table in [record_of(TableRec, t) for t in tables]:
             idle = is_stale(
                 table, seats.get(table.id, []), now, self.stale, self.idle, online_here(table.id)
             )
@@ -263,7 +256,7 @@ class Presence:
             await asyncio.sleep(interval)
             try:
                 await job()
-            except DATABASE_ERRORS as exc:
+            except FAILURES as exc:  # the bus's notification included
                 log.warning("presence task failed: %r", exc)
             except Exception:
                 log.exception("presence task failed")

@@ -1,11 +1,12 @@
-"""Read models: a table as the lobby shows it, the lists of tables, the seat a token holds, and the
-public record of a finished game. Nothing here writes."""
+"""The read model: a table as stored, the lists of tables, the seat a token holds, and what the
+public record of a finished game is made of, as records (app.store.records). Nothing here writes,
+and nothing here shapes what a client receives: the table layer and the edge do (app.table.listing,
+app.edge.api)."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Collection
-from datetime import datetime, timedelta
+from collections.abc import Collection, Mapping
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, exists, func, or_, select, true
@@ -13,135 +14,58 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from app.core.errors import Code, ServiceError
-from app.core.schemas import GameRecord, PlayerOut, RecordedAction, RecordPlayer, TableOut
 from app.core.security import hash_token
 from app.store.db import Database
-from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
-from app.store.presence import away_since, grace_seconds, host_seat, is_online, last_active
+from app.store.errors import mapped
+from app.store.models import ActionRow, GameRow, SeatRow, TableRow, utcnow
+from app.store.records import FinishedGame, GameRef, SeatRec, TableRec, TableRows, record_of
+from app.store.tables import seat_rows, table_row
 
 
-def state_sha256(state: Any) -> str:
-    return hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest()
-
-
-async def table_row(session: AsyncSession, table_id: str) -> TableRow:
-    row = await session.get(TableRow, table_id)
-    if row is None:
-        raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
-    return row
-
-
-async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
-    result = await session.scalars(
-        select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+def rows_of(table: TableRow, seats: list[SeatRow], game: GameRow | None) -> TableRows:
+    return TableRows(
+        record_of(TableRec, table),
+        [record_of(SeatRec, s) for s in seats],
+        GameRef(game.id, game.winner) if game is not None else None,
     )
-    return list(result)
 
 
+@mapped
 class Queries:
     def __init__(
         self,
         db: Database,
-        online: Callable[[str], set[int]],
         *,
         idle_minutes: float = 0.0,
-        online_tables: Callable[[], Collection[str]] | None = None,
-        public_url: str | None = None,
         presence_stale: timedelta = timedelta(seconds=60),
         empty_listed: timedelta = timedelta(0),
     ) -> None:
         self.db = db
-        self.public_url = public_url  # PUBLIC_URL: invite links are built on it
-        self.online = online  # table id -> seats with a socket in this process
         # The lobby lists an open table only while it changed within idle_minutes (0: always)
-        # or a seated person is online (online_tables: the tables where one is, here).
+        # or a seated person is online (somewhere as the database says, or here: `here`).
         self.idle_minutes = idle_minutes
-        self.online_tables = online_tables or (lambda: ())
         # A seat whose process has not refreshed its presence for this long is away.
         self.presence_stale = presence_stale
         # A table with no person seated is listed this long after its last change (0: never).
         self.empty_listed = empty_listed
-        # table id -> (version, state) of the game this process plays there, if it does (the
-        # hub's rooms): the stored `state` is only a snapshot (app.store.games).
-        self.live_state: Callable[[str], tuple[int, Any] | None] = lambda _t: None
 
-    def online_now(self, table_id: str, seats: list[SeatRow], now: datetime) -> set[int]:
-        """Seats of people with a socket open now: on this process, or on another as the
-        database says."""
-        here = self.online(table_id)
-        return {
-            s.seat
-            for s in seats
-            if not s.bot and (s.seat in here or is_online(s, now, self.presence_stale))
-        }
-
-    def table_out(self, table: TableRow, seats: list[SeatRow], game: GameRow | None) -> TableOut:
-        now = utcnow()
-        online = self.online_now(table.id, seats, now)
-        return TableOut(
-            id=table.id,
-            seats=table.seats,
-            taken=len(seats),
-            public=table.public,
-            turn_seconds=table.turn_seconds,
-            choose_seconds=table.choose_seconds,
-            grace_seconds=grace_seconds(table),
-            stand_in_kind=table.stand_in_kind,
-            status=table.status,  # type: ignore[arg-type]
-            players=[
-                PlayerOut(
-                    seat=s.seat,
-                    name=s.name,
-                    bot=s.bot,
-                    connected=s.bot or s.seat in online,
-                    away_since=None
-                    if s.seat in online
-                    else away_since(s, now, self.presence_stale),
-                    stand_in=bool(s.stand_in),
-                    bot_kind=s.bot_kind if s.bot or s.stand_in else None,
-                )
-                for s in seats
-            ],
-            game_id=game.id if game else None,
-            winner=game.winner if game else None,
-            invite_path=f"/t/{table.id}",
-            watch_path=f"/t/{table.id}?watch=1",
-            invite_url=f"{self.public_url}/t/{table.id}" if self.public_url else None,
-            watch_url=f"{self.public_url}/t/{table.id}?watch=1" if self.public_url else None,
-            created_at=as_utc(table.created_at),
-            host=host_seat(seats),
-            online=len(online),
-            last_active=last_active(table, seats, now, self.presence_stale),
-            rematch_id=table.rematch_id,
-            rematch_path=f"/t/{table.rematch_id}" if table.rematch_id else None,
-        )
-
-    async def presence(self, table_id: str) -> dict[int, datetime | None]:
-        """Each seat's `away_since`: null while its person is online (and for bots)."""
-        table = await self.table(table_id)
-        return {p.seat: p.away_since for p in table.players}
-
-    async def table(self, table_id: str) -> TableOut:
+    async def table(self, table_id: str) -> TableRows:
         async with self.db.sessions() as session:
             table = await table_row(session, table_id)
-            return self.table_out(
+            return rows_of(
                 table,
                 await seat_rows(session, table_id),
                 await session.scalar(select(GameRow).where(GameRow.table_id == table_id)),
             )
 
-    async def open_tables(self, limit: int = 100) -> list[TableOut]:
-        """Public tables that have not started and still have a free seat: those with a person
-        online first, then those with a person seated, then those with nobody seated (listed
-        only for `empty_listed` after their last change), each newest first. So a flood of
-        empty tables from one address neither hides a table where someone waits nor lasts."""
+    async def open_tables(self, limit: int, here: Collection[str]) -> list[TableRows]:
         now = utcnow()
         person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(False))
         seated = person.exists()
         online = person.where(
             SeatRow.away_since.is_(None), SeatRow.seen_at >= now - self.presence_stale
         ).exists()
-        here = sorted(self.online_tables())[:1000]  # a person with a socket in this process
+        here = sorted(here)[:1000]  # a person with a socket in this process
         someone_online = or_(online, TableRow.id.in_(here)) if here else online
         async with self.db.sessions() as session:
             taken = (
@@ -156,7 +80,7 @@ class Queries:
                     TableRow.public.is_(True),
                     TableRow.status == "open",
                     func.coalesce(taken.c.taken, 0) < TableRow.seats,
-                    self._alive(),
+                    self._alive(here),
                     or_(seated, TableRow.updated_at >= now - self.empty_listed)
                     if self.empty_listed > timedelta(0)
                     else seated,
@@ -170,27 +94,9 @@ class Queries:
             if not tables:
                 return []
             by_table = await self._seats_of(session, [t.id for t in tables])
-            return [self.table_out(t, by_table.get(t.id, []), None) for t in tables]
+            return [rows_of(t, by_table.get(t.id, []), None) for t in tables]
 
-    async def empty_tables_of(
-        self, session: AsyncSession, address: str
-    ) -> tuple[int, datetime | None]:
-        """How many open tables opened from `address` have no person seated and changed within
-        `empty_listed` (those the lobby lists), and the oldest change among them."""
-        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(False))
-        count, oldest = (
-            await session.execute(
-                select(func.count(), func.min(TableRow.updated_at)).where(
-                    TableRow.creator_address == address,
-                    TableRow.status == "open",
-                    TableRow.updated_at >= utcnow() - self.empty_listed,
-                    ~person.exists(),
-                )
-            )
-        ).one()
-        return int(count), as_utc(oldest) if oldest is not None else None
-
-    def _alive(self, changed: Any = TableRow.updated_at) -> ColumnElement[bool]:
+    def _alive(self, here: list[str], changed: Any = TableRow.updated_at) -> ColumnElement[bool]:
         """Not idle: changed within the idle limit, or a seated person online (here, or
         somewhere as the database says). Idle tables close (app.store.presence); until the closing
         task gets to them they already leave the lobby. `changed`: the column that says when
@@ -209,10 +115,9 @@ class Queries:
                 ),
             )
         )
-        online = sorted(self.online_tables())[:1000]
-        if not online:
+        if not here:
             return or_(changed >= cutoff, someone)
-        return or_(changed >= cutoff, someone, TableRow.id.in_(online))
+        return or_(changed >= cutoff, someone, TableRow.id.in_(here))
 
     async def _seats_of(
         self, session: AsyncSession, table_ids: list[str]
@@ -225,9 +130,9 @@ class Queries:
             by_table.setdefault(s.table_id, []).append(s)
         return by_table
 
-    async def playing_tables(self, limit: int = 100) -> list[TableOut]:
-        """Public tables whose game is being played (games to watch), the most recently active
-        first, with each player's score and the turn from the game's public view."""
+    async def playing_tables(
+        self, limit: int, here: Collection[str], live: Mapping[str, tuple[int, Any]]
+    ) -> list[tuple[TableRows, Any]]:
         async with self.db.sessions() as session:
             rows = (
                 await session.execute(
@@ -237,9 +142,9 @@ class Queries:
                         TableRow.public.is_(True),
                         TableRow.status == "playing",
                         GameRow.status == "playing",
-                        # Issue 18: an abandoned game (nobody there, no move for the idle
-                        # time) is not one to watch.
-                        self._alive(GameRow.updated_at),
+                        # An abandoned game (nobody there, no move for the idle time) is not
+                        # one to watch.
+                        self._alive(sorted(here)[:1000], GameRow.updated_at),
                     )
                     .order_by(GameRow.updated_at.desc())
                     .limit(limit)
@@ -248,28 +153,20 @@ class Queries:
             if not rows:
                 return []
             by_table = await self._seats_of(session, [t.id for t, _g in rows])
-            states = await self._current_states(session, [g for _t, g in rows])
-        out = []
-        for table, game in rows:
-            # Scores are public: read from the public view of the current state.
-            view = engine.view(states[game.id], None)
-            scores = {p["seat"]: p["score"] for p in view["players"]}
-            listed = self.table_out(table, by_table.get(table.id, []), game)
-            for player in listed.players:
-                player.score = scores.get(player.seat)
-            listed.turn = view["turn"]
-            out.append(listed)
-        return out
+            states = await self._current_states(session, [g for _t, g in rows], live)
+        return [(rows_of(t, by_table.get(t.id, []), g), states[g.id]) for t, g in rows]
 
-    async def _current_states(self, session: AsyncSession, games: list[GameRow]) -> dict[str, Any]:
+    async def _current_states(
+        self, session: AsyncSession, games: list[GameRow], live: Mapping[str, tuple[int, Any]]
+    ) -> dict[str, Any]:
         """Each game's current state: this process's live one, else the stored snapshot and the
         actions after it replayed (one query for all)."""
         states: dict[str, Any] = {}
         behind: dict[str, GameRow] = {}
         for game in games:
-            live = self.live_state(game.table_id)
-            if live is not None and live[0] >= game.version:
-                states[game.id] = live[1]
+            held = live.get(game.table_id)
+            if held is not None and held[0] >= game.version:
+                states[game.id] = held[1]
                 continue
             states[game.id] = engine.loads(game.state)
             snapshot = game.version if game.snapshot_version is None else game.snapshot_version
@@ -290,8 +187,7 @@ class Queries:
                 states[game_id] = engine.apply(states[game_id], seat, action)[0]
         return states
 
-    async def seat_for_token(self, table_id: str, token: str | None) -> SeatRow:
-        """The seat a token holds at this table, or a ServiceError."""
+    async def seat_for_token(self, table_id: str, token: str | None) -> SeatRec:
         if not token:
             raise ServiceError(
                 Code.MISSING_TOKEN, "send your seat token (Authorization: Bearer ...)"
@@ -305,10 +201,9 @@ class Queries:
             raise ServiceError(Code.INVALID_TOKEN, "this token holds no seat")
         if seat.table_id != table_id:
             raise ServiceError(Code.NOT_SEATED, "this token holds a seat at another table")
-        return seat
+        return record_of(SeatRec, seat)
 
-    async def record(self, game_id: str) -> GameRecord:
-        """The public record of a finished game: enough to replay and check it."""
+    async def finished_game(self, game_id: str) -> FinishedGame:
         async with self.db.sessions() as session:
             game = await session.get(GameRow, game_id)
             if game is None:
@@ -322,19 +217,17 @@ class Queries:
                 .where(ActionRow.game_id == game_id)
                 .order_by(ActionRow.version)
             )
-            state = engine.loads(game.state)
-            return GameRecord(
+            return FinishedGame(
                 id=game.id,
                 table_id=game.table_id,
-                seats=game.players,
-                players=[RecordPlayer(seat=s.seat, name=s.name, bot=s.bot) for s in seats],
+                players=game.players,
                 seed=game.seed,
                 seed_commitment=game.seed_commitment,
                 winner=game.winner,
                 version=game.version,
-                final_state_sha256=state_sha256(state),
-                final_view=engine.view(state, None),
-                actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in actions],
-                created_at=as_utc(game.created_at),
-                finished_at=as_utc(game.finished_at) if game.finished_at else None,
+                state=game.state,
+                created_at=game.created_at,
+                finished_at=game.finished_at,
+                seats=[(s.seat, s.name, s.bot) for s in seats],
+                actions=[(v, s, a) for v, s, a in actions],
             )

@@ -10,9 +10,11 @@ from typing import Any
 from sqlalchemy import select, update
 
 from app.store.db import Database
+from app.store.errors import mapped
 from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
 
 
+@mapped
 class SeatClocks:
     db: Database
 

@@ -15,12 +15,10 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from app.core.errors import DATABASE_ERRORS, Code, ServiceError
+from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
-from app.store import arrivals
-from app.store.arrivals import Arrival, TableRows
-from app.store.models import utcnow
+from app.store.records import Arrival, TableRows, utcnow
 from app.table.connections import Connection
 from app.table.outbound import LiveGame, state_frame
 from app.table.ports import Actor
@@ -77,7 +75,8 @@ class Audience:
     ) -> bool | None:
         """Register a socket (the room's lock held) and send it hello and the table. Whether its
         seat came back online by it; None when the table is closed (and so is the socket).
-        `arrival` (Postgres): presence already written, maybe the table's rows read."""
+        `arrival`: the seat's presence already written (app.store.arrivals), maybe the table's
+        rows read; None for a spectator of a table held here."""
         was_online = conn.seat in self.connected_seats()
         conn.render_state = self._render_state
         conn.render_table = self._render_table
@@ -96,8 +95,6 @@ class Audience:
         else:
             if back:
                 self.table_frame = None  # it shows this seat away: read it again
-                if arrival is None:
-                    await self._presence(conn, arrived=True)
             await self._load_table_frame()
         conn.push_table()
         if self.table_status == "closed":
@@ -114,14 +111,10 @@ class Audience:
         conn.sent_version = game.version
         conn.send_text(frame)
 
-    async def came_back(self, told: bool = False) -> None:
-        """Tell the others a seat is back: once per burst of presence changes. `told`: the
-        other processes were told by the arrival's statement, this one's frame is current."""
-        if told:
-            self._push_table_soon()
-            return
-        self.refresh_table(PRESENCE_DELAY)
-        await self.hub.bus.publish(self.table_id, None)
+    def came_back(self) -> None:
+        """A seat is back: its arrival told the other processes; this one's sockets get the
+        table once per burst of presence changes."""
+        self._push_table_soon()
 
     async def leave(self, conn: Connection) -> None:
         """A socket closed (the room's lock held)."""
@@ -129,40 +122,28 @@ class Audience:
         self.since.pop(conn, None)
         self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
         if conn.seat is not None and conn.seat not in self.connected_seats():
-            if (
-                self.rows_fresh()
-                and not self.hub.store.db.sqlite
-                and conn.seat_row is not None
-                and self.hub.presence is not None
-                and not self.hub.closed
-            ):
-                # One statement; the table's frame from memory (app.store.arrivals).
+            if self.rows_fresh() and conn.seat_row is not None and not self.hub.closed:
+                # One call (app.store.arrivals); the table's frame from memory.
                 now = utcnow()
                 try:
-                    await arrivals.depart(
-                        self.hub.store, self.table_id, conn.seat_row, now, self.tell()
-                    )
-                except DATABASE_ERRORS as exc:
+                    await self.hub.arrivals.depart(self.table_id, conn.seat_row, now, self.tell())
+                except StoreError as exc:
                     log.warning("presence of table %s not stored: %r", self.table_id, exc)
                 self._seat_presence(conn.seat_row, False, now)
                 return
-            await self._presence(conn, arrived=False)
+            await self._departed(conn)
             self.refresh_table(PRESENCE_DELAY)
             if not self.hub.closed:
                 await self.hub.bus.publish(self.table_id, None)
 
-    async def _presence(self, conn: Connection, *, arrived: bool) -> None:
-        """Store that this seat came online or went away here (every process reads it). A
-        database outage only delays it: the heartbeat writes presence again."""
-        presence = self.hub.presence
-        if presence is None or conn.seat_row is None or self.hub.closed:
+    async def _departed(self, conn: Connection) -> None:
+        """Store that this seat went away here (every process reads it). A database outage only
+        delays it: the heartbeat writes presence again."""
+        if conn.seat_row is None or self.hub.closed:
             return
         try:
-            if arrived:
-                await presence.arrive(self.table_id, conn.seat_row)
-            else:
-                await presence.depart(self.table_id, conn.seat_row)
-        except DATABASE_ERRORS as exc:
+            await self.hub.presence.depart(self.table_id, conn.seat_row)
+        except StoreError as exc:
             log.warning("presence of table %s not stored: %r", self.table_id, exc)
 
     # -- the table (seats and presence) ----------------------------------------------------------
@@ -174,12 +155,12 @@ class Audience:
 
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
-            self._set_table(await self.hub.queries.table(self.table_id), push=False)
+            self._set_table(await self.hub.listing.table(self.table_id), push=False)
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
         read_at = time.monotonic()
-        table = await self.hub.queries.table(self.table_id)
+        table = await self.hub.listing.table(self.table_id)
         self._set_table(table, read_at=read_at)
         return table
 
@@ -211,19 +192,18 @@ class Audience:
                 conn.send(ErrorOut(code=Code.REMOVED, message="you no longer hold this seat"))
                 conn.close(1000, "you no longer hold this seat")
 
-    # -- the table's rows in memory (Postgres, app.store.arrivals) --------------------------------
+    # -- the table's rows in memory (read by a socket's arrival, app.store.arrivals) ---------------
 
     def rows_fresh(self) -> bool:
         """The table's rows in memory may stand for the database's: presence of other processes'
         seats read from them is still valid (app.store.presence: stale after 3 heartbeats)."""
         rows = self.table_rows
-        presence = self.hub.presence
-        limit = presence.stale.total_seconds() / 2 if presence is not None else 30.0
+        limit = self.hub.presence.stale.total_seconds() / 2
         return rows is not None and time.monotonic() - rows.read_at < limit
 
     def _table_from_rows(self, rows: TableRows) -> None:
         """The table's frame built from its rows in memory (with this process's sockets)."""
-        table = self.hub.queries.table_out(rows.table, rows.seats, rows.game)
+        table = self.hub.listing.out(rows.table, rows.seats, rows.game)
         self._set_table(table, push=False, read_at=rows.read_at, rows=rows)
 
     def _seat_presence(self, seat_id: int, online: bool, now: datetime) -> None:
@@ -278,7 +258,7 @@ class Audience:
         await asyncio.sleep(delay)
         read_at = time.monotonic()
         try:
-            table = await self.hub.queries.table(self.table_id)
+            table = await self.hub.listing.table(self.table_id)
         except ServiceError:
             return
         except Exception as exc:  # the database is away: the next change sends it

@@ -19,12 +19,12 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
-from app.core.errors import DATABASE_ERRORS, ServiceError
+from app.core.errors import ServiceError, StoreError
 from app.table.outbound import Deadline, LiveGame
 from app.table.ports import Actor
 
 if TYPE_CHECKING:
-    from app.store.games import StoredGame
+    from app.store.records import StoredGame
 
 log = logging.getLogger("dragonstones.clock")
 
@@ -129,7 +129,7 @@ class Clock:
             stored = await self.room.hub.store.save_deadline(
                 game.id, game.version, deadline.stamp(), deadline.key
             )
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             log.warning("deadline of game %s not stored: %r", game.id, exc)
             return
         if stored is not None and game.deadline == deadline and stored[1] == deadline.key:
@@ -145,7 +145,7 @@ class Clock:
             return
         try:
             stored = await self.room.hub.store.deadline(game.id)
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             # The room pushes the state it replayed anyway: plan the deadline here instead.
             log.warning("game %s: stored deadline not read (%r)", game.id, exc)
             stored = None

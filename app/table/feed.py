@@ -41,7 +41,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.core.errors import DATABASE_ERRORS, Code
+from app.core.errors import Code, StoreError
 from app.core.messages import (
     CHAT_CODES,
     ChatIn,
@@ -52,7 +52,8 @@ from app.core.messages import (
     ViewerOut,
     chat_message,
 )
-from app.store.feeds import CHANNELS, FeedStore, Line
+from app.store.ports import FeedStore
+from app.store.records import CHANNELS, Line
 from app.table.chat_guard import LABEL
 from app.table.connections import Connection
 from app.table.ports import Actor
@@ -141,7 +142,7 @@ class Feed:
                 lines = await self.store.latest(
                     self.table_id, limit, viewer.channels(), after=after, upto=newest
                 )
-            except DATABASE_ERRORS as exc:
+            except StoreError as exc:
                 # The game may still be shown from memory: the socket stays, with new lines
                 # only (the missed ones come with the next reconnection's chat_since).
                 log.warning("chat of table %s not read on connect: %r", self.table_id, exc)
@@ -189,7 +190,7 @@ class Feed:
             # A new label may be needed: none that has spoken here.
             try:
                 taken = await self.store.spectator_names(self.table_id)
-            except DATABASE_ERRORS as exc:  # unique among the spectators here, then
+            except StoreError as exc:  # unique among the spectators here, then
                 log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
         tag = guard.label_for(self.table_id, address, viewer_key, held(), taken)
         conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
@@ -248,7 +249,7 @@ class Feed:
                 self.table_id, channel=channel, seat=conn.seat, name=viewer.label,
                 text_=message.text,
             )  # fmt: skip
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             log.warning("chat line of table %s not stored: %r", self.table_id, exc)
             conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
             return
@@ -287,7 +288,7 @@ class Feed:
             line = await self.store.append(
                 self.table_id, channel="notices", seat=seat, name=name, kind=kind, data=data
             )
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             log.warning("notice %s of table %s not stored: %r", kind, self.table_id, exc)
             return None
         await self._stored(line)
@@ -321,7 +322,7 @@ class Feed:
         try:
             async with self.lock:
                 await self._pull()
-        except DATABASE_ERRORS as exc:  # the next notice or the sweep brings them
+        except StoreError as exc:  # the next notice or the sweep brings them
             log.warning("chat lines of table %s not read: %r", self.table_id, exc)
 
     async def _pull(self) -> None:
@@ -368,7 +369,7 @@ async def sweep_feeds(every: Iterable[Feed], store: FeedStore) -> None:
         return
     try:
         newest = await store.last_ids([f.table_id for f in feeds])
-    except DATABASE_ERRORS as exc:
+    except StoreError as exc:
         log.warning("chat sweep failed: %r", exc)
         return
     for feed in feeds:

@@ -9,25 +9,21 @@ import ctypes
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
+from typing import Any
 
 from app.core.config import Settings
-from app.core.errors import DATABASE_ERRORS
+from app.core.errors import StoreError
 from app.core.metrics import Metrics
-from app.store.bus import Carried, LocalBus, PgBus, SqliteBus
-from app.store.feeds import FeedStore
-from app.store.games import GameStore
+from app.store.ports import Stores
+from app.store.records import Carried
 from app.table.chat_guard import ChatGuard
 from app.table.connections import CLOSE_RESTART
 from app.table.feed import sweep_feeds
+from app.table.listing import Listing
 from app.table.ports import Idle
 from app.table.room import Room
 from app.table.thinking import Thinkers
-
-if TYPE_CHECKING:
-    from app.store.presence import Presence
-    from app.store.queries import Queries
 
 log = logging.getLogger("dragonstones.hub")
 
@@ -45,23 +41,22 @@ def trim_memory() -> None:
 
 
 class Hub:
-    def __init__(
-        self,
-        settings: Settings,
-        store: GameStore,
-        bus: LocalBus | SqliteBus | PgBus,
-        queries: Queries,
-        metrics: Metrics,
-    ) -> None:
+    def __init__(self, settings: Settings, stores: Stores, metrics: Metrics) -> None:
         self.settings = settings
         self.metrics = metrics
         metrics.games_live.set_function(self.live_games)
-        self.store = store
-        self.bus = bus
-        self.feeds = FeedStore(store.db, store.channel)  # table chat (app.table.feed)
+        self.store = stores.games
+        self.arrivals = stores.arrivals  # a socket's arrival and departure
+        self.bus = stores.bus
+        self.feeds = stores.feeds  # table chat (app.table.feed)
         self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
-        bus.on_chat = self.on_chat
-        self.queries = queries
+        self.bus.on_chat = self.on_chat
+        self.reads = stores.reads
+        self.presence = stores.presence  # presence stored in the database
+        # Tables as they are shown: their rows, with this process's sockets.
+        self.listing = Listing(
+            stores.reads, self, public_url=settings.public_url, stale=stores.presence.stale
+        )
         self.rooms: dict[str, Room] = {}
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -69,7 +64,6 @@ class Hub:
         self._sweep_wanted = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
-        self.presence: Presence | None = None  # set by app.main: presence stored in the database
         # The hard bots' worker processes (app.table.thinking), started on their first decision.
         self.thinkers = Thinkers(
             settings.hard_bot_workers,
@@ -105,15 +99,17 @@ class Hub:
     def live_games(self) -> int:
         return sum(1 for r in self.rooms.values() if r.game is not None and not r.game.over)
 
-    def live_state(self, table_id: str) -> tuple[int, Any] | None:
-        """(version, state) of the game this process plays at the table, if it holds it."""
-        room = self.rooms.get(table_id)
-        game = room.game if room else None
-        return (game.version, game.state) if game is not None else None
-
     def online_seats(self, table_id: str) -> set[int]:
         room = self.rooms.get(table_id)
         return room.audience.connected_seats() if room else set()
+
+    def online_tables(self) -> Collection[str]:
+        """The tables where a seated person has a socket open here."""
+        return [t for t, r in self.rooms.items() if r.audience.connected_seats()]
+
+    def live_states(self) -> Mapping[str, tuple[int, Any]]:
+        """table -> (version, state) of each game played here."""
+        return {t: (r.game.version, r.game.state) for t, r in self.rooms.items() if r.game}
 
     # -- other processes -------------------------------------------------------------------------
 
@@ -160,7 +156,7 @@ class Hub:
                     room.audience.refresh_table()
                     # Stand-ins (issue 8) change with the table, not the game.
                     await room.standins.reload()
-        except DATABASE_ERRORS as exc:
+        except StoreError as exc:
             # What was missed is read by the sweep, once the database answers.
             log.warning("catching up table %s failed: %r", table_id, exc)
             self.sweep_soon()
@@ -229,7 +225,7 @@ class Hub:
             self._sweep_wanted.clear()
             try:
                 await self.sweep()
-            except DATABASE_ERRORS as exc:
+            except StoreError as exc:
                 if not retry:
                     log.warning("sweep failed, trying again every second: %r", exc)
                 retry = True
@@ -253,8 +249,7 @@ class Hub:
                 await room.load()
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
         self._watcher = asyncio.create_task(self._watch_sockets(), name="socket-watch")
-        if self.presence is not None:
-            self.presence.start(self.seat_rows_here, self.online_seats, self._presence_changed)
+        self.presence.start(self.seat_rows_here, self.online_seats, self._presence_changed)
 
     def seat_rows_here(self) -> set[int]:
         """The seats (database ids) with a socket open in this process."""
@@ -273,8 +268,7 @@ class Hub:
     async def close(self) -> None:
         """Server shutdown: stop the bots and timers, ask every socket to reconnect later."""
         self.closed = True
-        if self.presence is not None:
-            self.presence.stop()
+        self.presence.stop()
         for task in (self._sweeper, self._watcher):
             if task is not None:
                 task.cancel()

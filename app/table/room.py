@@ -17,12 +17,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import engine
-from app.core.errors import DATABASE_ERRORS, Code, ServiceError, unavailable
+from app.core.errors import Code, ServiceError, StoreError, StoreUnavailable, unavailable
 from app.core.messages import AckOut
-from app.store.arrivals import Arrival
-from app.store.bus import Carried
-from app.store.games import Commit, DuplicateActionId, StaleVersion, StoredGame, StoreUnavailable
-from app.store.models import utcnow
+from app.store.ports import DuplicateActionId, StaleVersion
+from app.store.records import Arrival, Carried, Commit, StoredGame, utcnow
 from app.table.audience import Audience
 from app.table.bots import BotSeats
 from app.table.clock import Clock, plan
@@ -151,7 +149,7 @@ class Room:
                     # A commit failed without a clear answer: trust only the database.
                     await self.catch_up()
                     game.stale = False
-            except DATABASE_ERRORS:
+            except StoreError:
                 raise unavailable() from None
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
@@ -168,7 +166,7 @@ class Room:
                 self.hub.metrics.conflicts.inc()
                 try:
                     await self.catch_up()
-                except DATABASE_ERRORS:
+                except StoreError:
                     self._mark_stale(game)
                     raise unavailable() from None
             raise ServiceError(Code.CONFLICT, "the game moved on too fast; send the action again")
@@ -250,7 +248,7 @@ class Room:
             # The same seat's action_id was committed by another process a moment ago.
             try:
                 await self.catch_up()
-            except DATABASE_ERRORS:
+            except StoreError:
                 self._mark_stale(game)
                 raise unavailable() from None
             return self._duplicate(game, seat, action_id)
@@ -362,8 +360,8 @@ class Room:
         self, conn: Connection, since: int | None, arrival: Arrival | None = None
     ) -> None:
         """Register a socket and send it hello, the table and (once started) the state.
-        `arrival` (Postgres): its token check, presence write and, when asked, the table's rows,
-        already done in one statement (app.store.arrivals)."""
+        `arrival`: its token check, presence write and, when asked, the table's rows, already
+        done by the store (app.store.arrivals); None for a spectator of a table held here."""
         async with self.locked():
             back = await self.audience.arrive(conn, since, arrival)
             if back is None:
@@ -375,7 +373,7 @@ class Room:
             if game is not None:
                 self.audience.send_state(conn, game)
             if back:
-                await self.audience.came_back(told=arrival is not None)
+                self.audience.came_back()
             me = self.audience.seat_info(conn.seat)
             if me is not None and me.stand_in and game is not None and not game.over:
                 # Its person is back: the seat is theirs again from their next prompt.

@@ -61,7 +61,7 @@ class StandIns:
         self._tasks: set[asyncio.Task[None]] = set()
         self._auto: set[int] = set()  # seats whose automatic stand-in is under way here
 
-    # -- presence (stored: app.store.presence, through Queries) ------------------------------------
+    # -- presence (stored: app.store.presence, through the listing) ---------------------------------
 
     @staticmethod
     def away_since(player: PlayerOut) -> float | None:
@@ -127,7 +127,7 @@ class StandIns:
                 game = await room.load()
                 if game is None or game.over or seat in room.bots.bots:
                     return
-                table = await room.hub.queries.table(room.table_id)
+                table = await room.hub.listing.table(room.table_id)
                 player = next((p for p in table.players if p.seat == seat), None)
                 if player is None or player.stand_in or self.away_since(player) != since:
                     return
@@ -149,7 +149,7 @@ class StandIns:
             game = room.game
             if game is None or game.over or room.hub.closed:
                 return
-            table = await room.hub.queries.table(room.table_id)
+            table = await room.hub.listing.table(room.table_id)
             player = next((p for p in table.players if p.seat == seat), None)
             if player is None or player.bot or player.stand_in:
                 return
@@ -171,13 +171,13 @@ class StandIns:
         room = self.room
         # Under the lock: the room of a table that does not exist is then forgotten.
         async with room.locked():
-            caller = await room.hub.queries.seat_for_token(room.table_id, token)
+            caller = await room.hub.reads.seat_for_token(room.table_id, token)
             game = await room.load()
             if game is None:
                 raise ServiceError(Code.NOT_STARTED, "the game has not started yet")
             if game.over:
                 raise ServiceError(Code.GAME_OVER, "the game is over")
-            table = await room.hub.queries.table(room.table_id)
+            table = await room.hub.listing.table(room.table_id)
             player = next((p for p in table.players if p.seat == seat), None)
             if player is None or player.bot:
                 raise ServiceError(Code.NOT_A_PERSON, f"no person holds seat {seat}")
@@ -218,7 +218,7 @@ class StandIns:
         """The seat's person, on the page, takes the seat back from its bot."""
         room = self.room
         async with room.locked():
-            caller = await room.hub.queries.seat_for_token(room.table_id, token)
+            caller = await room.hub.reads.seat_for_token(room.table_id, token)
             if caller.seat != seat:
                 raise ServiceError(Code.NOT_YOUR_SEAT, "only the seat's own person takes it back")
             if not await self._stop(seat):
@@ -243,7 +243,7 @@ class StandIns:
     async def _start(self, seat: int, *, by: int | None, away: bool = False) -> None:
         room = self.room
         # The host's choice for this table (issue 19), else the server's default: the normal bot.
-        table = await room.hub.queries.table(room.table_id)
+        table = await room.hub.listing.table(room.table_id)
         kind = table.stand_in_kind or room.hub.settings.default_bot_kind
         game, test_seed = room.game, room.hub.settings.test_seed
         if test_seed is None or game is None:

@@ -13,19 +13,21 @@ from fastapi import FastAPI
 from app.core.config import Settings
 from app.edge.readiness import router
 from app.store.db import make_engine
+from app.store.health import SqlHealth
 from tests.server.harness import free_port
 
 
 async def readiness(url: str) -> httpx.Response:
     app = FastAPI()
     app.include_router(router)
-    app.state.db = make_engine(Settings(database_url=url), url)
+    engine = make_engine(Settings(database_url=url), url)
+    app.state.health = SqlHealth(engine)
     try:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
             return await http.get("/readyz")
     finally:
-        await app.state.db.dispose()
+        await engine.dispose()
 
 
 async def test_ready_while_the_database_answers(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.server.harness import REPO
 
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
@@ -47,7 +49,7 @@ def test_the_contracts_hold_and_an_upward_import_breaks_them(tmp_path: Path) -> 
     tree = scratch_copy(tmp_path)
     kept = lint_imports(tree)
     assert kept.returncode == 0, kept.stdout + kept.stderr
-    assert "Contracts: 2 kept, 0 broken." in kept.stdout
+    assert "Contracts: 3 kept, 0 broken." in kept.stdout
 
     # The store reaching up into the table: what queries.py once did for the grace period.
     add_import(tree / "app" / "store" / "queries.py", "from app.table import standin")
@@ -73,3 +75,29 @@ def test_the_engine_may_not_import_app(tmp_path: Path) -> None:
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "the engine stands alone: it never imports app BROKEN" in broken.stdout
     assert "engine.rng -> app.core.errors" in broken.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "chain"),
+    [
+        # What core/errors.py once did to name the database's exceptions.
+        ("app/core/errors.py", "import asyncpg", "app.core.errors -> asyncpg"),
+        # What the edge's readiness probe once did.
+        (
+            "app/edge/readiness.py",
+            "from sqlalchemy import text",
+            "app.edge.readiness -> sqlalchemy",
+        ),
+        ("app/table/audience.py", "import aiosqlite", "app.table.audience -> aiosqlite"),
+    ],
+)
+def test_only_the_store_imports_the_database_drivers(
+    tmp_path: Path, module: str, line: str, chain: str
+) -> None:
+    tree = scratch_copy(tmp_path)
+    add_import(tree / module, line)
+    broken = lint_imports(tree)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "only the store talks to the database" in broken.stdout
+    assert chain in broken.stdout
+    assert "Contracts: 2 kept, 1 broken." in broken.stdout

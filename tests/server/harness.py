@@ -29,9 +29,8 @@ from websockets.protocol import State
 import engine
 import engine.bots
 from app.core.config import Settings
-from app.store.db import Database as AppDatabase
 from app.store.db import make_engine
-from app.store.games import GameStore
+from app.store.stores import open_stores
 from tests import zygote
 from tests.ports import free_port as free_port  # the deploy tests take their ports from here
 
@@ -438,13 +437,11 @@ async def db_rows(db: Database, sql: str, **params: Any) -> list[Any]:
 async def loaded_state(db: Database, table_id: str) -> tuple[int, Any]:
     """(version, state) of the table's game as a server loads it: the stored snapshot and the
     actions after it replayed (app.store.games; `games.state` is only a snapshot)."""
-    settings = Settings(database_url=db.url, database_schema=db.schema)
-    store = GameStore(AppDatabase(settings, db.url), "unused")
+    stores = open_stores(Settings(database_url=db.url, database_schema=db.schema))
     try:
-        stored = await store.load(table_id)
+        stored = await stores.games.load(table_id)
     finally:
-        await store.close()
-        await store.db.dispose()
+        await stores.close()
     assert stored is not None, f"table {table_id} has no game"
     return stored.version, stored.current_state()
 

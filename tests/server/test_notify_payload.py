@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 
 import orjson
 
-from app.store.bus import Carried, parse, parse_chat
-from app.store.games import NOTIFY_LIMIT, Commit, notify_payload
+from app.store.bus import parse, parse_chat
+from app.store.games import NOTIFY_LIMIT, notify_payload
+from app.store.records import Carried, Commit
 
 
 def _commit(events: list[dict[str, object]], action_id: str = "ann-1") -> Commit:

@@ -1,0 +1,201 @@
+"""Tables and seats as the lobby writes them: one write transaction per lobby operation
+(app.lobby.tables, rematch, quickplay), whose statements the lobby calls as methods of
+`SqlTableWrite` and which commits when its block ends.
+
+The same SQL runs on both databases; Postgres adds an advisory lock where SQLite's single writer
+already serialises (`PgTableWrite.serialize_address`). The guards are in the statements: the unique
+seat of a table, the `open` status, a rematch not yet linked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.errors import Code, ServiceError
+from app.store.db import Database
+from app.store.errors import mapped, translated
+from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.records import SeatRec, TableRec, record_of
+
+
+async def table_row(session: AsyncSession, table_id: str) -> TableRow:
+    row = await session.get(TableRow, table_id)
+    if row is None:
+        raise ServiceError(Code.NOT_FOUND, f"there is no table {table_id!r}")
+    return row
+
+
+async def seat_rows(session: AsyncSession, table_id: str) -> list[SeatRow]:
+    result = await session.scalars(
+        select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+    )
+    return list(result)
+
+
+@mapped
+class SqlTableWrite:
+    """The statements of a lobby write transaction (app.store.lobby_ports.TableWrite), SQLite's."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def table(self, table_id: str) -> TableRec:
+        return record_of(TableRec, await table_row(self.session, table_id))
+
+    async def seats(self, table_id: str) -> list[SeatRec]:
+        return [record_of(SeatRec, s) for s in await seat_rows(self.session, table_id)]
+
+    async def seat_holding(self, table_id: str, token_hash: str) -> int | None:
+        return await self.session.scalar(
+            select(SeatRow.seat).where(
+                SeatRow.table_id == table_id, SeatRow.token_hash == token_hash
+            )
+        )
+
+    async def add_table(self, table: TableRec) -> None:
+        self.session.add(TableRow(**dataclasses.asdict(table)))
+        await self.session.flush()  # the table row first: seats refer to it
+
+    async def add_seat(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        *,
+        token_hash: str | None = None,
+        bot_kind: str | None = None,
+        bot_seed: str | None = None,
+        away_since: datetime | None = None,
+    ) -> None:
+        self.session.add(
+            SeatRow(
+                table_id=table_id,
+                seat=seat,
+                name=name,
+                token_hash=token_hash,
+                bot=token_hash is None,
+                bot_kind=bot_kind,
+                bot_seed=bot_seed,
+                away_since=away_since,
+            )
+        )
+
+    async def update_seat(self, seat_id: int, **values: Any) -> None:
+        await self.session.execute(update(SeatRow).where(SeatRow.id == seat_id).values(**values))
+
+    async def games_count(self) -> int:
+        return int(await self.session.scalar(select(func.count()).select_from(GameRow)) or 0)
+
+    async def remove_seat(self, seat_id: int) -> None:
+        await self.session.execute(delete(SeatRow).where(SeatRow.id == seat_id))
+
+    async def remove_bot(self, table_id: str, seat: int) -> bool:
+        result = await self.session.execute(
+            delete(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
+            )
+        )
+        return one_row(result)
+
+    async def update_table(self, table_id: str, **values: Any) -> None:
+        await self.session.execute(
+            update(TableRow).where(TableRow.id == table_id).values(**values, updated_at=utcnow())
+        )
+
+    async def start_game(
+        self,
+        *,
+        game_id: str,
+        table_id: str,
+        players: int,
+        seed: str,
+        seed_commitment: str,
+        state: str,
+        opening: list[dict[str, Any]],
+        deadline_at: datetime | None,
+        deadline_key: str | None,
+    ) -> bool:
+        self.session.add(
+            GameRow(
+                id=game_id,
+                table_id=table_id,
+                players=players,
+                seed=seed,
+                seed_commitment=seed_commitment,
+                state=state,
+                snapshot_version=0,
+                opening_events=opening,
+                version=0,
+                status="playing",
+                deadline_at=deadline_at,
+                deadline_key=deadline_key,
+            )
+        )
+        # Guarded so that two processes cannot both start the table.
+        result = await self.session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.status == "open")
+            .values(status="playing", updated_at=utcnow())
+        )
+        return one_row(result)
+
+    async def link_rematch(self, table_id: str, rematch_id: str) -> bool:
+        result = await self.session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.rematch_id.is_(None))
+            .values(rematch_id=rematch_id)
+        )
+        return one_row(result)
+
+    async def serialize_address(self, address: str) -> None:
+        """SQLite: its one writer at a time (app.store.db) serialises already."""
+
+    async def empty_tables_of(self, address: str, listed: timedelta) -> tuple[int, datetime | None]:
+        person = select(SeatRow.id).where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_(False))
+        count, oldest = (
+            await self.session.execute(
+                select(func.count(), func.min(TableRow.updated_at)).where(
+                    TableRow.creator_address == address,
+                    TableRow.status == "open",
+                    TableRow.updated_at >= utcnow() - listed,
+                    ~person.exists(),
+                )
+            )
+        ).one()
+        return int(count), as_utc(oldest) if oldest is not None else None
+
+
+@mapped
+class PgTableWrite(SqlTableWrite):
+    """Postgres's: a transaction-scoped advisory lock where SQLite has its single writer."""
+
+    async def serialize_address(self, address: str) -> None:
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"empty-tables:{address}"}
+        )
+
+
+def one_row(result: Any) -> bool:
+    """The statement changed exactly one row (its guard held)."""
+    return bool(result.rowcount == 1)
+
+
+class SqlTables:
+    """Tables and seats (app.store.lobby_ports.TableStore)."""
+
+    def __init__(self, db: Database, write_class: type[SqlTableWrite] = SqlTableWrite) -> None:
+        self.db = db
+        self.write_class = write_class
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[SqlTableWrite]:
+        with translated():
+            async with self.db.write() as session:
+                yield self.write_class(session)

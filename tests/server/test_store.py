@@ -1,0 +1,125 @@
+"""The store on its own, in process, against the real SQLite and Postgres: it raises its own
+errors, never a driver's (a seat another writer took first is `StoreConflict`; a database that
+does not answer is `StoreUnavailable`), whichever database is behind it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import SQLAlchemyError
+
+from app.core.config import Settings
+from app.core.errors import ServiceError, StoreConflict, StoreUnavailable
+from app.core.security import hash_token, new_id
+from app.store.db import make_engine
+from app.store.models import Base
+from app.store.ports import Stores
+from app.store.records import TableRec, utcnow
+from app.store.stores import open_stores
+from tests.ports import free_port
+from tests.server.harness import Database
+
+
+def _settings(db: Database) -> Settings:
+    return Settings(database_url=db.url, database_schema=db.schema)
+
+
+@pytest.fixture
+async def stores(database: Database) -> AsyncIterator[Stores]:
+    settings = _settings(database)
+    engine = make_engine(settings, database.url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(Base.metadata.create_all)
+    finally:
+        await engine.dispose()
+    opened = open_stores(settings)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_a_seat_another_writer_took_is_a_conflict(stores: Stores) -> None:
+    table_id = new_id()
+    async with stores.tables.write() as tx:
+        await tx.add_table(TableRec(id=table_id, seats=3))
+        await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token("a"))
+    with pytest.raises(StoreConflict):
+        async with stores.tables.write() as tx:
+            await tx.add_seat(table_id, 0, "Bea", token_hash=hash_token("b"))
+            await tx.update_table(table_id)
+    rows = await stores.reads.table(table_id)
+    assert [(s.seat, s.name) for s in rows.seats] == [(0, "Ann")]
+
+
+async def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:
+    # Nothing listens on the Postgres port; the SQLite file's folder does not exist.
+    for url in (
+        f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/none",
+        f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'db.sqlite3'}",
+    ):
+        stores = open_stores(Settings(database_url=url))
+        try:
+            with pytest.raises(StoreUnavailable) as raised:
+                await stores.reads.table(new_id())
+            assert not isinstance(raised.value, SQLAlchemyError | OSError)
+            with pytest.raises(StoreUnavailable):
+                async with stores.tables.write() as tx:
+                    await tx.add_table(TableRec(id=new_id(), seats=3))
+            with pytest.raises(StoreUnavailable):
+                await stores.presence.depart(new_id(), 1)
+            with pytest.raises(StoreUnavailable):
+                await stores.feeds.last_ids([new_id()])
+            assert await stores.health.problem(2.0) is not None
+        finally:
+            await stores.close()
+
+
+async def test_an_arrival_reads_the_same_on_both_databases(stores: Stores) -> None:
+    """One call, whichever database: the token checked, the seat written online, the table's rows
+    and the feed's last lines read (Postgres: one statement; SQLite: several reads)."""
+    table_id, other = new_id(), new_id()
+    async with stores.tables.write() as tx:
+        for tid in (table_id, other):
+            await tx.add_table(TableRec(id=tid, seats=3))
+        await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token("ann"), away_since=utcnow())
+        await tx.add_seat(table_id, 1, "Bot 2", bot_kind="random", bot_seed="7")
+        await tx.add_seat(other, 0, "Cid", token_hash=hash_token("cid"))
+    for n in range(3):
+        await stores.feeds.append(table_id, channel="players", seat=0, name="Ann", text_=f"hi {n}")
+    now = utcnow()
+    arrival = await stores.arrivals.arrive(table_id, "ann", now, True, f"{table_id}:@x", 5.0, 2)
+    assert (arrival.seat, arrival.name, arrival.has_game, arrival.chat_last) == (0, "Ann", False, 3)
+    assert [line.text for line in arrival.chat or []] == ["hi 1", "hi 2"]
+    assert arrival.rows is not None and arrival.rows.read_at == 5.0
+    assert arrival.rows.table.id == table_id and arrival.rows.game is None
+    ann, bot = arrival.rows.seats
+    assert (ann.id, ann.away_since, ann.seen_at) == (arrival.seat_id, None, now)
+    assert (bot.name, bot.bot, bot.bot_kind) == ("Bot 2", True, "random")
+    # Written: a read of the table says so too.
+    stored = await stores.reads.table(table_id)
+    assert stored.seats[0].away_since is None and stored.seats[0].seen_at is not None
+    # Without the table or the chat when not asked for.
+    again = await stores.arrivals.arrive(table_id, "ann", utcnow(), False, "t:@x", 6.0)
+    assert (again.rows, again.chat, again.chat_last) == (None, None, 3)
+    # A spectator's look, and a departure.
+    look = await stores.arrivals.look(table_id, 7.0)
+    assert (look.seat, look.rows is not None, look.chat_last) == (None, True, 3)
+    assert arrival.seat_id is not None
+    await stores.arrivals.depart(table_id, arrival.seat_id, utcnow(), "t:@x")
+    assert (await stores.reads.table(table_id)).seats[0].away_since is not None
+    # Refusals, in the read model's order.
+    for table, token, code in (
+        (new_id(), "ann", "not_found"),
+        (table_id, "nobody", "invalid_token"),
+        (table_id, "cid", "not_seated"),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            await stores.arrivals.arrive(table, token, utcnow(), True, "t:@x", 0.0)
+        assert refused.value.code == code
+    with pytest.raises(ServiceError) as refused:
+        await stores.arrivals.look(new_id(), 0.0)
+    assert refused.value.code == "not_found"

@@ -4,6 +4,7 @@ does not answer is `StoreUnavailable`), whichever database is behind it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,6 +21,14 @@ from app.store.records import TableRec, utcnow
 from app.store.stores import open_stores
 from tests.ports import free_port
 from tests.server.harness import Database
+
+
+def _join_sqlite_workers() -> None:
+    """aiosqlite queues the close of a connection that failed to open without awaiting it; its
+    worker thread then answers on this test's loop, which must still be open: wait for it here."""
+    for thread in threading.enumerate():
+        if thread.name.endswith("(_connection_worker_thread)"):
+            thread.join(timeout=5)
 
 
 def _settings(db: Database) -> Settings:
@@ -76,6 +85,7 @@ async def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) ->
             assert await stores.health.problem(2.0) is not None
         finally:
             await stores.close()
+            _join_sqlite_workers()
 
 
 async def test_an_arrival_reads_the_same_on_both_databases(stores: Stores) -> None:

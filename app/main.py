@@ -19,8 +19,8 @@ from app.edge import http_errors, metrics_access, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
-from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
+from app.edge.replay_cache import Published
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
 from app.lobby.tables import Lobby
@@ -82,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BrowserHeaders, policy=settings.content_security_policy)
     if settings.gzip_minimum_bytes > 0:
         # Level 6, gzip's own default: nearly level 9's size at a fraction of its CPU. A finished
-        # game's documents come compressed already (app.edge.published) and pass as they are.
+        # game's documents come compressed already (app.edge.replay_cache) and pass as they are.
         app.add_middleware(
             GZipMiddleware, minimum_size=settings.gzip_minimum_bytes, compresslevel=6
         )

@@ -1,6 +1,6 @@
 """The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator).
 
-Table chat on the same socket (app.table.feed): `chat_since=<last line id seen>` replays the lines
+Table chat on the same socket (app.table.chat): `chat_since=<last line id seen>` replays the lines
 missed, `viewer=<key>` keeps a spectator's label across reconnections.
 
 The socket tier is thin: it parses each frame into a typed message, answers anything else with an

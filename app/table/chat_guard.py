@@ -1,5 +1,5 @@
 """Who speaks in a table's chat, and how much: the limits that survive reconnection and the labels
-the server gives spectators. One per process (the hub's), used by every feed (app.table.feed).
+the server gives spectators. One per process (the hub's), used by every feed (app.table.chat).
 
 - **Limits.** `CHAT_LINES_PER_WINDOW` lines per `CHAT_WINDOW_SECONDS` for each seat at a table
   (all of its sockets together) and, for spectators, for each client address at a table: a new

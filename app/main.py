@@ -23,11 +23,12 @@ from app.edge.ratelimit import HttpRateLimit
 from app.edge.replay_cache import Published
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
+from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
-from app.table.connections import KeepTransport
 from app.table.hub import Hub
+from app.wire.transport import KeepTransport
 
 log = logging.getLogger("dragonstones")
 
@@ -56,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby = Lobby(stores.tables, stores.reads, hub)
         await hub.start()
         # The matchmaking queue: its loop runs in every process.
-        app.state.queue = queue_api.QueueService(settings, stores.queue, app.state.lobby)
+        app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
         try:
             yield

@@ -19,9 +19,9 @@ from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
 from app.store.records import Arrival, TableRows, utcnow
-from app.table.connections import Connection
 from app.table.live_game import LiveGame, state_frame
 from app.table.ports import Actor
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.room")
 

@@ -55,8 +55,8 @@ from app.core.messages import (
 from app.store.ports import FeedStore
 from app.store.records import CHANNELS, Line
 from app.table.chat_guard import LABEL
-from app.table.connections import Connection
 from app.table.ports import Actor
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.feed")
 

@@ -19,11 +19,11 @@ from app.store.ports import Stores
 from app.store.records import Carried
 from app.table.chat import sweep_feeds
 from app.table.chat_guard import ChatGuard
-from app.table.connections import CLOSE_RESTART
 from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
 from app.table.ports import Idle
 from app.table.room import Room
+from app.wire.codes import CLOSE_RESTART
 
 log = logging.getLogger("dragonstones.hub")
 

@@ -25,10 +25,10 @@ from app.table.audience import Audience
 from app.table.bots import BotSeats
 from app.table.chat import Feed
 from app.table.clock import Clock, plan
-from app.table.connections import Connection
 from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Services
 from app.table.standin import StandIns
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.room")
 

@@ -18,11 +18,14 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import engine
 import engine.bots
 from app.core.seeds import bot_seed
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 Prompt = dict[str, Any]
 Action = dict[str, Any]
@@ -144,7 +147,8 @@ def full_game(seed: int) -> tuple[Run, dict[str, int]]:
     from tests.browser import test_full_game as t  # the test's own script
 
     names = ["Alice", "Bob", "Carol"]
-    people = {seat: t.Player(name, page=None, seat=seat) for seat, name in enumerate(names)}
+    offline = cast("Page", None)  # the script's choices only: no page is ever touched here
+    people = {seat: t.Player(name, page=offline, seat=seat) for seat, name in enumerate(names)}
     flags = {"witch_tie_done": False, "bob_cursed": False, "bid_shot": False}
 
     def act(run: Run, seat: int, prompt: Prompt) -> Action:

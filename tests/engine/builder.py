@@ -79,7 +79,7 @@ def build(
     st = engine.new_game(players, seed)
     specials = specials if specials is not None else ["fairy", "gnome"]
     st.turn = turn
-    st.phase = "bid"  # type: ignore[assignment]
+    st.phase = "bid"
     st.card = card
     st.specials = list(specials)
     st.pile = list(pile) if pile is not None else []

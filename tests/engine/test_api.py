@@ -78,7 +78,8 @@ def check_api(st: GameState) -> None:
         assert first["prompt"] == prompt["kind"] and first["action"] == default
         assert timed_events[1:] == events
         (line,) = engine.visible_events([first], None)
-        assert line["text"].startswith(f"Time ran out for Player {seat + 1}: ")
+        text = line["text"]
+        assert isinstance(text, str) and text.startswith(f"Time ran out for Player {seat + 1}: ")
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

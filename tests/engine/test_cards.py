@@ -1353,7 +1353,7 @@ def test_imp_picking_the_necromancer_looks_at_the_imps_auction() -> None:
 def test_goblin_draws_a_random_card_and_uses_its_power() -> None:
     """R23: the same as the Imp, with a card drawn at random (no prompt for the pick); over seeds
     every card comes up."""
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(30):
         st = make(
             "goblin",

@@ -222,12 +222,12 @@ def test_the_brigands_strike_shows_no_amount_to_the_others() -> None:
                 if event["type"] == "brigand":
                     assert "private_to" not in event
                     assert set(event) == {"type", "template", "text", "seat", "victim"}
+                    seat, victim = event["seat"], event["victim"]
+                    assert isinstance(seat, int) and isinstance(victim, int)
                     assert not any(
                         ch.isdigit()
                         for ch in str(event["text"])
-                        .replace(f"Player {event['seat'] + 1}", "")
-                        .replace(  # type: ignore[operator]
-                            f"Player {event['victim'] + 1}", ""
-                        )
-                    )  # type: ignore[operator]
+                        .replace(f"Player {seat + 1}", "")
+                        .replace(f"Player {victim + 1}", "")
+                    )
     assert hauls > 0

@@ -153,7 +153,7 @@ def check_illegal_actions(st: GameState, rng: random.Random) -> None:
             tiebreak_action(silver=-2),
             {**tiebreak_action(), "amulet": "yes"},
         ],
-        "choose": [choose(3), choose(None), {"type": "choose", "option": ["a"]}],
+        "choose": [{"type": "choose", "option": bad} for bad in (3, None, ["a"])],
         "over": [],
     }[st.phase]
     for action in values:
@@ -382,7 +382,7 @@ def test_any_action_is_either_legal_or_refused(
         st, _ = engine.apply(
             st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
         )
-    seat = data.draw(hs.integers(0, players - 1) | json_values, label="seat")
+    seat: Any = data.draw(hs.integers(0, players - 1) | json_values, label="seat")  # any JSON
     prompts = engine.prompts(st)
     base: Action = engine.legal_actions(st, prompts[0]["seat"])[0] if prompts else bid()
     how = data.draw(hs.sampled_from(["any", "field", "drop", "add", "type"]), label="how")

@@ -154,7 +154,7 @@ async def test_stale_tables_close_and_quickplay_avoids_offline_tables(
 
         async def closed() -> bool:
             a, b = await _table(http, left), await _table(http, empty)
-            return a["status"] == b["status"] == "closed"
+            return bool(a["status"] == b["status"] == "closed")
 
         await _until(closed)
         # The spectator is told and closed; the table left every list and cannot be joined.

@@ -84,8 +84,8 @@ async def test_a_reconnect_storm_is_refused_past_the_limit(
     tries = [await _first(queue_url) for _ in range(8)]
     assert ("socket_rate_limited", 4429) in [(m.get("code"), code) for m, code in tries], tries
     # Another address is not held back, and the refusals left no traceback.
-    message, code = await _first(url, source=OTHER_ADDRESS)
-    assert message["type"] == "hello" and code is None
+    message, closed = await _first(url, source=OTHER_ADDRESS)
+    assert message["type"] == "hello" and closed is None
     assert "Traceback" not in server.log()
 
 

@@ -4,6 +4,7 @@ Postgres): tables formed by the rule, bots after the wait, leaving, and bad inpu
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 import httpx
@@ -169,7 +170,7 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     await ola.join(3)
 
     async def left(p: Queued) -> bool:
-        return (await p.read())["status"] == "left"
+        return bool((await p.read())["status"] == "left")
 
     # Longer than the grace (QUEUE_GRACE_SECONDS=3): her entry has left the queue.
     await until(lambda: left(ola), what="Ola's entry expires")
@@ -195,7 +196,7 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     names = [n for _s, n, _b in await seated_names(server.http, table_id)]
     assert names == ["Pia", "Qui", "Ray"]
     for p in (lea, max_, ned, ola):  # Ned's entry, too, once the grace is over
-        await until(lambda p=p: left(p), what=f"{p.name}'s entry leaves")
+        await until(functools.partial(left, p), what=f"{p.name}'s entry leaves")
     for p in (lea, max_, ned, ola):
         ticket = await p.read()
         assert ticket["status"] == "left" and ticket["table_id"] is None, ticket

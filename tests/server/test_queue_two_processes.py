@@ -41,7 +41,8 @@ async def test_two_processes_never_seat_a_queued_player_twice(
             via, other = (one, two) if n % 2 else (two, one)
             p = Queued(via.http, other.ws, f"P{round_}-{n}")
             players.append(p)
-        sizes: list[int | str] = [rng.choice(["any", "any", 3, 4, 5]) for _ in players]
+        choices: list[int | str] = ["any", "any", 3, 4, 5]
+        sizes = [rng.choice(choices) for _ in players]
 
         async def arrive(p: Queued, size: int | str) -> None:
             await p.join(size)
@@ -121,7 +122,7 @@ async def test_a_crashed_process_entries_expire_and_are_never_matched(
     vic.http = alive.http
 
     async def expired() -> bool:
-        return (await vic.read())["status"] == "left"
+        return bool((await vic.read())["status"] == "left")
 
     await until(expired, what="Vic's entry expires")  # longer than the grace
     wes, xia = Queued(alive.http, alive.ws, "Wes"), Queued(alive.http, alive.ws, "Xia")

@@ -248,7 +248,7 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
     for client in (a, watcher):
         said = [(n["kind"], n["seat"], n["data"]["by"]) for n in notices(client)]
         assert said == [("stand_in", bob.seat, None)]
-        said = [e for e in client.events if e["type"] == "timed_out"]
-        assert [(e["seat"], e["prompt"]) for e in said] == [(bob.seat, "bid")] * 2
+        timed_out = [e for e in client.events if e["type"] == "timed_out"]
+        assert [(e["seat"], e["prompt"]) for e in timed_out] == [(bob.seat, "bid")] * 2
     await a.close()
     await watcher.close()

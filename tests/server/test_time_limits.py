@@ -115,15 +115,15 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         first = next(e for e in spectator.events if e["type"] == "timed_out")
         assert first["template"] == "Time ran out for {seat}: no bid."
         # Everyone was told that a bot plays for Sil, handed over by the server.
-        said = notices(spectator)
-        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in said] == [
+        told = notices(spectator)
+        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in told] == [
             ("stand_in", sil.seat, None)
         ]
-        assert said[0]["data"]["version"] == sil_rows[1].version
+        assert told[0]["data"]["version"] == sil_rows[1].version
         last_table = [m for m in spectator.messages if m["type"] == "table"][-1]["table"]
         assert [p["stand_in"] for p in last_table["players"]] == [True, False, False, False]
-        for c in [spectator, *clients]:
-            await c.close()
+        for viewer in [spectator, *clients]:
+            await viewer.close()
         return kinds
 
 

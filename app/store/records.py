@@ -205,7 +205,7 @@ class StoredGame:
     # (seat, action) of every version after the snapshot's, in order: replayed on load.
     replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
-    def current_state(self) -> Any:
+    def current_state(self) -> engine.State:
         """The state of `version`: the snapshot, then the actions after it (the engine is
         deterministic)."""
         state = engine.loads(self.state)

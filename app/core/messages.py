@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.actions import GameAction
 from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
@@ -21,7 +22,7 @@ class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["action"]
-    action: dict[str, Any]
+    action: GameAction
     # Chosen by the client, unique per game: a retry with the same id has no second effect.
     action_id: str = Field(min_length=1, max_length=64, strict=True)
 

@@ -12,6 +12,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
 import engine
+from app.core.actions import shown
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -221,7 +222,7 @@ async def public_record(reads: ReadModel, game_id: str) -> GameRecord:
         version=game.version,
         final_state_sha256=hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest(),
         final_view=engine.view(state, None),
-        actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in game.actions],
+        actions=[RecordedAction(version=v, seat=s, action=shown(a)) for v, s, a in game.actions],
         created_at=as_utc(game.created_at),
         finished_at=as_utc(game.finished_at) if game.finished_at else None,
     )

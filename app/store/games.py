@@ -27,6 +27,7 @@ import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+import engine
 from app.core.errors import StoreUnavailable
 from app.store.db import Database
 from app.store.errors import DRIVER_ERRORS, mapped
@@ -89,7 +90,7 @@ WHERE game_id = $1 AND version > $2 ORDER BY version
 
 
 # Every action's version and its row (app.store.ports.GameStore.since).
-Since = list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]
+Since = list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]]
 
 
 @mapped

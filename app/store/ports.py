@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import engine
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
 from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
@@ -47,7 +48,7 @@ class GameStore(Protocol):
 
     async def since(
         self, game_id: str, after: int
-    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+    ) -> list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]]:
         """What another process committed after version `after`, in order: (version, seat,
         action_id, action, raw events) of each new action."""
         ...

@@ -119,7 +119,7 @@ class FinishedGame:
     created_at: datetime
     finished_at: datetime | None
     seats: list[tuple[int, str, bool]]  # (seat, name, bot)
-    actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action)
+    actions: list[tuple[int, int, engine.Action]]  # (version, seat, action)
 
 
 @dataclass(slots=True)
@@ -203,7 +203,7 @@ class StoredGame:
     # -- snapshots (issue 17) --
     snapshot_version: int | None = None  # None: `state` is the state of `version`
     # (seat, action) of every version after the snapshot's, in order: replayed on load.
-    replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    replay: list[tuple[int, engine.Action]] = field(default_factory=list)
 
     def current_state(self) -> engine.State:
         """The state of `version`: the snapshot, then the actions after it (the engine is
@@ -222,7 +222,7 @@ class Commit:
     table_id: str
     version: int
     seat: int
-    action: dict[str, Any]
+    action: engine.Action
     action_id: str
     events: list[dict[str, Any]]
     state: str | None  # engine.dumps of the new state when this version is a snapshot
@@ -244,7 +244,7 @@ class Carried:
 
     seat: int
     action_id: str
-    action: dict[str, Any]
+    action: engine.Action
     events: list[dict[str, Any]]
     deadline_at: float | None  # Unix seconds of the deadline stored with it
     deadline_key: str | None

@@ -61,6 +61,7 @@ def check_api(st: GameState) -> None:
         elif prompt["kind"] == "tiebreak":
             assert default == ZERO_TIEBREAK
         else:
+            assert default["type"] == "choose"
             ids = [o["id"] for o in prompt["options"]]
             passive = [i for i in PASSIVE if i in ids]
             if passive:

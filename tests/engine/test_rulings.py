@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -91,7 +92,7 @@ def prompt(st: GameState) -> dict[str, Any]:
     return p
 
 
-def refused(st: GameState, seat: int, action: dict[str, Any]) -> str:
+def refused(st: GameState, seat: int, action: Mapping[str, object]) -> str:
     """Apply an action that must be refused: returns its code, checks nothing changed."""
     before = engine.dumps(st)
     with pytest.raises(engine.IllegalAction) as info:
@@ -946,7 +947,7 @@ def test_r14_several_ways_to_pay_are_all_offered() -> None:
 
 
 def thief_auction(
-    bids: dict[int, dict[str, Any]], players: int = 4, **kw: Any
+    bids: Mapping[int, Mapping[str, object]], players: int = 4, **kw: Any
 ) -> tuple[GameState, Events]:
     st = build(players, card="thief", pile=kw.pop("pile", ["wizard"]), **kw)
     return auction(st, bids)

@@ -151,14 +151,16 @@ def analyse_decision(
     means = [sum(s) / n for s in scores]
     best = max(range(len(options)), key=lambda i: (means[i], i == taken))
     diffs = [b - t for b, t in zip(scores[best], scores[taken], strict=True)]
-    loss = max(0.0, means[best] - means[taken])
+    # Rounded as shown (0.1 %), and labelled as shown.
+    chance, best_chance = round(means[taken], 3), round(means[best], 3)
+    loss = round(max(0.0, best_chance - chance), 3)
     noise = _stderr(diffs)
     return Decision(
         **common,
         best=options[best],
-        chance=round(means[taken], 4),
-        best_chance=round(means[best], 4),
-        loss=round(loss, 4),
+        chance=chance,
+        best_chance=best_chance,
+        loss=loss,
         noise=round(noise, 4),
         label=label(loss, noise),
         playouts=n * len(options),
@@ -237,7 +239,7 @@ def summary(decisions: Sequence[Decision], players: int) -> list[dict[str, Any]]
                 "seat": seat,
                 "decisions": len(mine),
                 "labels": counts,
-                "average_loss": round(average, 4),
+                "average_loss": round(average, 3),
             }
         )
     return out
@@ -252,7 +254,7 @@ def key_moments(decisions: Sequence[Decision], count: int = 5) -> list[dict[str,
             continue
         if d.seat in last:
             swings.append(
-                {"index": d.index, "seat": d.seat, "swing": round(d.chance - last[d.seat], 4)}
+                {"index": d.index, "seat": d.seat, "swing": round(d.chance - last[d.seat], 3)}
             )
         last[d.seat] = d.chance
     swings.sort(key=lambda s: (-abs(s["swing"]), s["index"]))

@@ -145,8 +145,10 @@ class Analyst:
         except StoreError as exc:
             # Asked for again (the page polls), it resumes from what was stored.
             log.warning("the analysis of %s stopped: %s", game.id, exc)
-        except ValueError as exc:  # engine.IllegalAction: a record that does not replay
-            log.error("the analysis of %s failed: %s", game.id, exc)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a record that does not replay, a worker's error: said, not hidden
+            log.exception("the analysis of %s failed", game.id)
         finally:
             self.running.pop(game.id, None)
 

@@ -6,7 +6,7 @@
 
 import { h, $, fill, api, setText } from "./common.js";
 import { t } from "./i18n.js";
-import { charName } from "./characters.js";
+import { charName, theCard } from "./characters.js";
 import { optionLabel } from "./prompt-text.js";
 import { state, subscribe, nameOf } from "./store.js";
 
@@ -63,22 +63,26 @@ function renderScreens() {
 }
 
 function graph(decisions, total) {
-  const x = (i) => (total > 1 ? (i / (total - 1)) * (W - 20) + 10 : W / 2);
+  // x: the move (a decision made version index + 1); y: the estimated chance, 0 to 100 %.
+  const x = (i) => (total > 1 ? (i / (total - 1)) * (W - 50) + 40 : W / 2);
   const y = (p) => H - 10 - p * (H - 20);
   const lines = [];
   for (let seat = 0; seat < seats; seat += 1) {
     const mine = decisions.filter((d) => d.seat === seat && d.chance !== null);
     if (!mine.length) continue;
-    const points = mine.map((d) => `${x(d.index).toFixed(1)},${y(d.chance).toFixed(1)}`).join(" ");
+    const points = mine.map((d) => `${x(d.index + 1).toFixed(1)},${y(d.chance).toFixed(1)}`).join(" ");
     lines.push(svg("polyline", { class: `an-line an-seat-${seat}`, points, fill: "none" }));
     for (const d of mine.filter((m) => SHOWN.includes(m.label))) {
-      const dot = svg("circle", { class: `an-dot an-${d.label} an-seat-${seat}`, cx: x(d.index), cy: y(d.chance), r: 4 },
+      const dot = svg("circle", { class: `an-dot an-${d.label} an-seat-${seat}`, cx: x(d.index + 1), cy: y(d.chance), r: 4 },
         svg("title", {}, `${nameOf(seat)}: ${t(`analysis.label.${d.label}`)}`));
-      dot.addEventListener("click", () => goTo(d.index));
+      dot.addEventListener("click", () => goTo(d.index + 1));
       lines.push(dot);
     }
   }
-  const grid = [0, 0.25, 0.5, 0.75, 1].map((p) => svg("line", { class: "an-grid", x1: 10, x2: W - 10, y1: y(p), y2: y(p) }));
+  const grid = [0, 0.25, 0.5, 0.75, 1].flatMap((p) => [
+    svg("line", { class: "an-grid", x1: 40, x2: W - 10, y1: y(p), y2: y(p) }),
+    svg("text", { class: "an-axis", x: 34, y: y(p) + 4, "text-anchor": "end" }, `${p * 100}%`),
+  ]);
   const now = state.version !== undefined ? svg("line", { class: "an-now", x1: x(state.version), x2: x(state.version), y1: 5, y2: H - 5 }) : null;
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "an-graph", "aria-labelledby": "an-graph-title" },
     svg("title", { id: "an-graph-title" }, t("analysis.graph")), ...grid, ...lines);
@@ -103,13 +107,13 @@ function renderAnalysis() {
     h("td", {}, percent(r.average_loss))));
   fill($("#analysis-summary"), h("thead", {}, head), h("tbody", {}, rows));
   fill($("#analysis-moments"), a.key_moments.map((m) => h("li", {},
-    h("button", { type: "button", class: "linkish", onclick: () => goTo(m.index) }, t("analysis.step", { n: m.index + 1 })),
+    h("button", { type: "button", class: "linkish", onclick: () => goTo(m.index + 1) }, t("analysis.step", { n: m.index + 1 })),
     " ", t("analysis.swing", { name: nameOf(m.seat), swing: `${m.swing > 0 ? "+" : ""}${(m.swing * 100).toFixed(1)}` }))));
   const labelled = a.decisions.filter((d) => SHOWN.includes(d.label));
   fill($("#analysis-labels"), labelled.length ? labelled.map((d) => h("li", { class: `an-${d.label}`, dataset: { index: String(d.index), label: d.label } },
-    h("button", { type: "button", class: "linkish", onclick: () => goTo(d.index) }, t("analysis.step", { n: d.index + 1 })), " ",
+    h("button", { type: "button", class: "linkish", onclick: () => goTo(d.index + 1) }, t("analysis.step", { n: d.index + 1 })), " ",
     h("strong", {}, t(`analysis.label.${d.label}`)), " — ",
-    t(`analysis.sentence.${d.kind}`, { name: nameOf(d.seat), card: charName(d.character), taken: describe(d.action, d), best: describe(d.best, d) }),
+    t(`analysis.sentence.${d.kind}`, { name: nameOf(d.seat), card: charName(d.character), the_card: theCard(d.character), taken: describe(d.action, d), best: describe(d.best, d) }),
     " ", t("analysis.figures", { chance: percent(d.chance), best: percent(d.best_chance), playouts: d.playouts })))
     : h("li", {}, t(a.complete ? "analysis.none" : "analysis.none_yet")));
 }

@@ -81,7 +81,7 @@ def test_the_replay_opens_every_screen_and_shows_the_analysis(
     expect(page.locator("#analysis-status")).to_contain_text(f"{analysis['total']} decisions")
     # A labelled decision takes the replay to the moment it was made.
     items.first.get_by_role("button").click()
-    expect(page.locator("#main")).to_have_attribute("data-version", str(d["index"]))
+    expect(page.locator("#main")).to_have_attribute("data-version", str(d["index"] + 1))
 
     # In French.
     page.get_by_role("button", name="Français").click()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,7 +38,10 @@ from engine.analysis import (
 
 log = logging.getLogger("dragonstones.analysis")
 
-BATCH = 4  # decisions per call to a worker, stored together
+BATCH = 4  # decisions per call to a worker
+# Results are stored at most this often (the first batch at once, so the page shows progress):
+# on SQLite every write waits for the one writer, which people's actions need too.
+STORE_SECONDS = 1.0
 
 Actions = list[tuple[int, dict[str, Any]]]
 
@@ -112,6 +116,8 @@ class Analyst:
         actions: Actions = [(seat, action) for _, seat, action in game.actions]
         loop = asyncio.get_running_loop()
         broken = 0
+        unsaved: list[dict[str, Any]] = []
+        saved_at: float | None = None
         try:
             stored = await self.store.decisions(game.id, self.worlds)
             start = len(stored)
@@ -139,8 +145,12 @@ class Analyst:
                     if broken > 2:
                         return
                     continue
-                await self.store.add(game.id, self.worlds, batch)
+                unsaved += batch
                 start = stop
+                now = time.monotonic()
+                if saved_at is None or now - saved_at >= STORE_SECONDS or start >= len(actions):
+                    await self.store.add(game.id, self.worlds, unsaved)
+                    unsaved, saved_at = [], now
             await self.store.finish(game.id, self.worlds)
         except StoreError as exc:
             # Asked for again (the page polls), it resumes from what was stored.

@@ -83,6 +83,8 @@ class Analyst:
 
     async def request(self, game: FinishedGame) -> None:
         """Ask for `game`'s analysis: started here unless it is finished or running here."""
+        if game.id in self.running:
+            return  # asked every time its page polls: no write while it runs
         await self.store.request(game.id, self.worlds, len(game.actions))
         self._start(game)
 

@@ -121,8 +121,10 @@ function renderAnalysis() {
 async function poll(gameId) {
   try {
     analysis = await api("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
-  } catch {
-    setText($("#analysis-status"), t("analysis.unavailable"));
+  } catch (err) {
+    // The server away for a moment (a restart resumes the analysis): ask again later.
+    if (err && (err.status === 0 || err.status >= 500)) window.setTimeout(() => poll(gameId), POLL_MS * 2);
+    else setText($("#analysis-status"), t("analysis.unavailable"));
     return;
   }
   renderAnalysis();

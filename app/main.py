@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
-from app.edge import http_errors, metrics_access, queue_api, readiness, replay
+from app.edge import after_game, http_errors, metrics_access, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
@@ -27,6 +27,7 @@ from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
+from app.table.analysis import Analyst
 from app.table.hub import Hub
 from app.wire.transport import KeepTransport
 
@@ -59,9 +60,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The matchmaking queue: its loop runs in every process.
         app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
+        # Finished games' analyses, in their own low-priority workers; unfinished ones resume.
+        app.state.analyst = Analyst(
+            stores.analyses, stores.reads, settings.analysis_worlds,
+            settings.analysis_workers, settings.analysis_nice,
+        )  # fmt: skip
+        app.state.analyst.resume_soon()
         try:
             yield
         finally:
+            await app.state.analyst.close()
             await app.state.queue.close()
             await hub.close()
             await stores.close()
@@ -102,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_router)
     app.include_router(pages)
     app.include_router(replay.router)
+    app.include_router(after_game.router)
     app.include_router(readiness.router)
     app.include_router(metrics_access.router)
     app.include_router(queue_api.router)

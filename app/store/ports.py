@@ -199,6 +199,16 @@ class Health(Protocol):
         ...
 
 
+class AnalysisStore(Protocol):
+    """The analyses of finished games, decision by decision (app.store.analyses)."""
+
+    async def request(self, game_id: str, worlds: int, total: int) -> bool: ...
+    async def decisions(self, game_id: str, worlds: int) -> list[dict[str, Any]]: ...
+    async def add(self, game_id: str, worlds: int, decisions: list[dict[str, Any]]) -> None: ...
+    async def finish(self, game_id: str, worlds: int) -> None: ...
+    async def unfinished(self, worlds: int) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class Stores:
     """Every store of one database, as the app is wired with them (app.store.stores)."""
@@ -212,4 +222,5 @@ class Stores:
     presence: PresenceStore
     bus: Bus
     health: Health
+    analyses: AnalysisStore
     close: Callable[[], Awaitable[None]]  # the pools and connections, at shutdown

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.clock import server_clock
 from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
@@ -87,7 +87,7 @@ class StateOut(BaseModel):
     deadline: float | None = None
     # The server's clock when this message was made (Unix seconds), to correct a client's clock
     # when it counts down to the deadline.
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class AckOut(BaseModel):
@@ -169,7 +169,7 @@ class QueueOut(BaseModel):
     needed: int  # players still missing for it
     bots_at: float  # Unix time from which bots may be accepted
     can_accept_bots: bool
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class MatchedOut(BaseModel):

@@ -15,13 +15,13 @@ import contextlib
 import json
 import logging
 import re
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Request, WebSocket
 from fastapi import Path as PathParam
 from pydantic import ValidationError
 
+from app.core.clock import server_clock
 from app.core.config import Settings
 from app.core.errors import Code, ServiceError, is_outage
 from app.core.messages import (
@@ -100,10 +100,9 @@ class QueueService:
         # An outage fails every pass: said once in a while, not twice a second.
         outage_said = -_OUTAGE_LOG_SECONDS
         while not self.closed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=settings.queue_poll_seconds)
+            await server_clock.wait(self._wake, settings.queue_poll_seconds)
             self._wake.clear()
-            now = time.monotonic()
+            now = server_clock.monotonic()
             try:
                 if (
                     settings.queue_match_seconds > 0

@@ -17,10 +17,11 @@ import ipaddress
 import json
 import math
 import re
-import time
 from collections import OrderedDict
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.core.clock import server_clock
 
 # Methods that change nothing: never limited.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -77,7 +78,7 @@ class Buckets:
 
     def take(self, key: str, now: float | None = None) -> float:
         """0 if allowed (and a token is spent); else the seconds until one is available."""
-        now = time.monotonic() if now is None else now
+        now = server_clock.monotonic() if now is None else now
         tokens, stamp = self.buckets.pop(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - stamp) * self.rate)
         wait = 0.0

@@ -10,13 +10,13 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from tests import deals
 from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    advance,
     bid,
     bot_strategy,
     db_rows,
@@ -147,28 +147,32 @@ async def _timed_table_with_bots(http: httpx.AsyncClient, seconds: int) -> tuple
     return table_id, ann
 
 
+async def _time_outs(database: Database, table_id: str) -> list[Any]:
+    return await db_rows(
+        database,
+        "SELECT a.version, a.seat, a.action_id, a.created_at FROM actions a "
+        "JOIN games g ON g.id = a.game_id WHERE g.table_id = :t AND a.action_id LIKE "
+        "'~timeout-%' ORDER BY a.version",
+        t=table_id,
+    )
+
+
 async def _first_time_out(database: Database, table_id: str, wait: float = 30) -> Any:
     ends = time.monotonic() + wait
     while time.monotonic() < ends:
-        rows = await db_rows(
-            database,
-            "SELECT a.version, a.seat, a.action_id, a.created_at FROM actions a "
-            "JOIN games g ON g.id = a.game_id WHERE g.table_id = :t AND a.action_id LIKE "
-            "'~timeout-%' ORDER BY a.version",
-            t=table_id,
-        )
+        rows = await _time_outs(database, table_id)
         if rows:
             return rows[0]
         await asyncio.sleep(0.1)
     raise AssertionError("no time-out")
 
 
-# Alone, after the parallel tests: a restart races a deadline on the wall clock.
-@pytest.mark.serial
 async def test_a_restart_keeps_a_pending_deadline(database: Database, server_factory: Any) -> None:
-    server: ServerProcess = server_factory(database)
+    # A minute to bid, far longer than a restart: the restarted server's clock is then moved
+    # to the deadline instead of waiting for it.
+    server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        table_id, ann = await _timed_table_with_bots(http, 5)
+        table_id, ann = await _timed_table_with_bots(http, 60)
         watcher = SeatClient(server.ws, table_id, None, None)
         await watcher.connect()
         await start(http, ann)
@@ -187,6 +191,8 @@ async def test_a_restart_keeps_a_pending_deadline(database: Database, server_fac
         state = await watcher.wait_for(lambda m: m["type"] == "state")
         # The same deadline, not one restarted from zero.
         assert state["deadline"] is not None and abs(state["deadline"] - deadline) < 0.01
+        assert await _time_outs(database, table_id) == []
+        await advance(http, 60)
         timed_out = await _first_time_out(database, table_id)
         assert timed_out.seat == ann.seat and timed_out.action_id.endswith("-bid-v0")
         # It fired at the stored time: not before, and not a whole limit after the restart.
@@ -198,15 +204,15 @@ async def test_a_restart_keeps_a_pending_deadline(database: Database, server_fac
         await watcher.close()
 
 
-# Alone, after the parallel tests: a restart races a deadline on the wall clock.
-@pytest.mark.serial
 async def test_a_deadline_that_passed_during_a_restart_fires_at_once(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database)
-    # Longer than a server start on a busy machine: a deadline restarted from zero fires
-    # `seconds` after the restart at the earliest, the stored one during the start.
-    seconds = 6
+    # The first process keeps a clock a minute behind real time, the restarted one real time:
+    # the deadline the first stored passed while the server was down. (Longer than a server
+    # start on a busy machine: a deadline restarted from zero fires `seconds` after the restart
+    # at the earliest, the stored one during the start.)
+    server: ServerProcess = server_factory(database, TEST_CLOCK="-60")
+    seconds = 30
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id, ann = await _timed_table_with_bots(http, seconds)
         await start(http, ann)
@@ -217,9 +223,9 @@ async def test_a_deadline_that_passed_during_a_restart_fires_at_once(
         deadline = (await _deadline_row(database, table_id))[0]
         assert deadline is not None
         server.kill()
-    # Down while the deadline passes.
-    await asyncio.sleep(max(0.0, deadline - time.time()) + 0.5)
+    server.settings["TEST_CLOCK"] = "0"
     restarted = time.time()
+    assert deadline < restarted
     server.start()
     timed_out = await _first_time_out(database, table_id)
     fired = stamp(timed_out.created_at)

@@ -1,7 +1,7 @@
-"""POST /api/test/clock: moves the server's clock forward (`app.core.clock`), on a server started
-with TEST_CLOCK only (for tests; the route does not exist otherwise). It answers once the timers
-it woke have done their work, so a test that waits for a time limit, a grace period or a heartbeat
-moves the clock and then reads the result."""
+"""POST /test/clock: moves the server's clock forward (`app.core.clock`), on a server started with
+TEST_CLOCK only (for tests; the route does not exist otherwise). It answers once the timers it
+woke have done their work, so a test that waits for a time limit, a grace period or a heartbeat
+moves the clock and then reads the result. Outside /api/, so the rate limits never refuse it."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def enable(offset: float) -> None:
     server_clock.movable = True
     server_clock.offset = offset
     log.warning(
-        "TEST_CLOCK is set (%s): POST /api/test/clock moves this server's clock. This is for "
+        "TEST_CLOCK is set (%s): POST /test/clock moves this server's clock. This is for "
         "tests only: never on a server people play on.",
         offset,
     )
 
 
-@router.post("/api/test/clock")
+@router.post("/test/clock")
 async def move_clock(move: ClockMove) -> ClockMoved:
     settled = await server_clock.advance(move.seconds)
     return ClockMoved(offset=server_clock.offset, settled=settled)

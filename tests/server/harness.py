@@ -215,7 +215,7 @@ async def start(http: httpx.AsyncClient, seat: Seat, seed: int | None = None) ->
 async def advance(http: httpx.AsyncClient, seconds: float) -> None:
     """Move the clock of the server `http` talks to (one started with TEST_CLOCK) forward; it
     answers once the timers this woke (time limits, grace, heartbeats, the queue) have run."""
-    r = await http.post("/api/test/clock", json={"seconds": seconds})
+    r = await http.post("/test/clock", json={"seconds": seconds})
     assert r.status_code == 200, r.text
     assert r.json()["settled"], r.text
 

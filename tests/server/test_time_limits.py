@@ -24,7 +24,10 @@ from tests.server.harness import (
     start,
     wait_game_over,
 )
-from tests.server.timed import Scripted, notices, stamp
+from tests.server.timed import Scripted, move_clocks_while_waiting, notices, stamp
+
+# The time limit of the timed games (seconds): the clock is moved past it.
+LIMIT = 10
 
 
 async def test_a_timed_game_where_one_seat_never_answers_finishes(
@@ -32,20 +35,29 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
 ) -> None:
     # Dealt from TIME_LIMITS_SEED (tests/deals.py): besides Sil's bids and the first tie-break,
     # a scripted person wins a power that asks a decision, which they let run out, and the game
-    # is short (77 versions, many of them a second's time-out).
-    server: ServerProcess = server_factory(database, TEST_SEED=str(deals.TIME_LIMITS_SEED))
+    # is short (77 versions). The test moves the server's clock past each time-out.
+    server: ServerProcess = server_factory(
+        database, TEST_SEED=str(deals.TIME_LIMITS_SEED), TEST_CLOCK="0"
+    )
     assert await _one_timed_game(database, server) == {"bid", "tiebreak", "choose"}
 
 
 async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]:
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        # Limits no busy machine reaches by itself (only the clock's moves time a seat out), and
+        # a grace longer than the game's time-outs: Sil gets a bot after two of them.
         r = await http.post(
-            "/api/tables", json={"seats": 4, "turn_seconds": 1, "choose_seconds": 1}
+            "/api/tables",
+            json={
+                "seats": 4,
+                "turn_seconds": LIMIT,
+                "choose_seconds": LIMIT,
+                "grace_seconds": 3600,
+            },
         )
         assert r.status_code == 201, r.text
         table = r.json()
-        assert (table["turn_seconds"], table["choose_seconds"]) == (1, 1)
-        assert table["grace_seconds"] == 30  # a timed table's default
+        assert (table["turn_seconds"], table["choose_seconds"]) == (LIMIT, LIMIT)
         table_id = table["id"]
         # Sil never answers anything (and holds no socket); the others are scripted people
         # who let their first tie-break and their first power decision run out.
@@ -69,12 +81,21 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         for c in clients:
             await c.connect()
         await start(http, sil)  # the first seated person hosts the table
-        await asyncio.gather(*(c.play_until_over(180) for c in clients))
+
+        def silent(seat: int) -> bool:
+            """Sil, until the clock answered for them twice (then a bot plays), and a person
+            letting this prompt run out."""
+            if seat == sil.seat:
+                return _time_outs_of(spectator, seat) < 2
+            return any(c.seat == seat and c.waits_it_out(spectator.version) for c in clients)
+
+        watching = asyncio.create_task(spectator.play_until_over(180))
+        moves = move_clocks_while_waiting(spectator, silent, [http], LIMIT)
+        moved = (await asyncio.gather(*(c.play_until_over(180) for c in clients), moves))[-1]
+        await watching
+        assert moved
         over = await wait_game_over(http, table_id)
         assert over["winner"] is not None
-        await spectator.wait_for(
-            lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 30
-        )
         await spectator.drain()
 
         (game,) = await db_rows(database, "SELECT id FROM games WHERE table_id = :t", t=table_id)
@@ -115,16 +136,20 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         first = next(e for e in spectator.events if e["type"] == "timed_out")
         assert first["template"] == "Time ran out for {seat}: no bid."
         # Everyone was told that a bot plays for Sil, handed over by the server.
-        said = notices(spectator)
-        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in said] == [
+        told = notices(spectator)
+        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in told] == [
             ("stand_in", sil.seat, None)
         ]
-        assert said[0]["data"]["version"] == sil_rows[1].version
+        assert told[0]["data"]["version"] == sil_rows[1].version
         last_table = [m for m in spectator.messages if m["type"] == "table"][-1]["table"]
         assert [p["stand_in"] for p in last_table["players"]] == [True, False, False, False]
-        for c in [spectator, *clients]:
-            await c.close()
+        for viewer in [spectator, *clients]:
+            await viewer.close()
         return kinds
+
+
+def _time_outs_of(client: SeatClient, seat: int) -> int:
+    return sum(1 for e in client.events if e["type"] == "timed_out" and e["seat"] == seat)
 
 
 async def _deadline_row(database: Database, table_id: str) -> tuple[float | None, str | None]:

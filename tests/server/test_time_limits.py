@@ -160,7 +160,11 @@ async def _deadline_row(database: Database, table_id: str) -> tuple[float | None
 
 
 async def _timed_table_with_bots(http: httpx.AsyncClient, seconds: int) -> tuple[str, Any]:
-    r = await http.post("/api/tables", json={"seats": 3, "turn_seconds": seconds})
+    # A grace longer than any move of the clock here: no bot stands in for Ann, who never
+    # connects.
+    r = await http.post(
+        "/api/tables", json={"seats": 3, "turn_seconds": seconds, "grace_seconds": 3600}
+    )
     table_id = r.json()["id"]
     ann = await join(http, table_id, "Ann")
     r = await http.post(

@@ -77,6 +77,17 @@ class PlaySettings(BaseSettings):
         "time (HARD_BOT_SECONDS), so it may not play the same game twice. The server logs a "
         "warning at start while it is set.",
     )
+    test_clock: float | None = Field(
+        default=None,
+        ge=-86_400,
+        le=86_400,
+        description="For tests only: never set it on a server people play on. Unset (the "
+        "default): the server keeps real time. Set: the server's clock starts TEST_CLOCK seconds "
+        "off real time (0: on time; negative: behind), and `POST /test/clock` "
+        '(`{"seconds": n}`) moves it forward by n seconds: its time limits, grace periods, away '
+        "notices, presence, idle tables, the queue and the rate limits, so that a test moves "
+        "time instead of waiting for it. The server logs a warning at start while it is set.",
+    )
 
     def default_limits(self) -> dict[str, int | None]:
         """The time-limit columns of a new table whose creator chose none."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -10,6 +9,7 @@ from pydantic_core import PydanticCustomError
 
 from app.core import names
 from app.core.actions import GameAction
+from app.core.clock import server_clock
 from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
@@ -88,7 +88,7 @@ class StateOut(BaseModel):
     deadline: float | None = None
     # The server's clock when this message was made (Unix seconds), to correct a client's clock
     # when it counts down to the deadline.
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class AckOut(BaseModel):
@@ -170,7 +170,7 @@ class QueueOut(BaseModel):
     needed: int  # players still missing for it
     bots_at: float  # Unix time from which bots may be accepted
     can_accept_bots: bool
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class MatchedOut(BaseModel):

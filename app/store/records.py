@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import engine
+from app.core.clock import server_clock
 from app.core.messages import ChatLine
 
 if TYPE_CHECKING:
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    # The server's clock (app.core.clock), which tests may move forward.
+    return server_clock.now()
 
 
 def as_utc(stamp: datetime) -> datetime:

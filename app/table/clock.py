@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
+from app.core.clock import server_clock
 from app.core.errors import ServiceError, StoreError
 from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Actor
@@ -120,7 +120,7 @@ class Clock:
         if stored.deadline_at is not None and stored.deadline_key is not None:
             game.deadline = Deadline(stored.deadline_key, stored.deadline_at.timestamp())
         elif not stored.over:
-            game.deadline = opening_deadline(game, time.time())
+            game.deadline = opening_deadline(game, server_clock.time())
             if game.deadline is not None:
                 self.saving = asyncio.create_task(self._save(game, game.deadline))
 
@@ -153,7 +153,7 @@ class Clock:
             at, key = stored[1], stored[2]
             game.deadline = Deadline(key, at.timestamp()) if at and key else None
         else:  # it moved on again meanwhile: the next catch-up reads it
-            game.deadline = plan(game, game.state, game.version, time.time())
+            game.deadline = plan(game, game.state, game.version, server_clock.time())
 
     def arm(self) -> None:
         """After every change of the game: wait for its current deadline (if any)."""
@@ -176,7 +176,7 @@ class Clock:
             self.task.cancel()
 
     async def _expire(self, deadline: Deadline) -> None:
-        await asyncio.sleep(max(0.0, deadline.at - time.time()))
+        await server_clock.sleep(max(0.0, deadline.at - server_clock.time()))
         game = self.room.game
         assert game is not None
         while True:
@@ -202,7 +202,7 @@ class Clock:
                 await self.room.standins.after_time_out(seat)
             if not retry:
                 return
-            await asyncio.sleep(RETRY_SECONDS)
+            await server_clock.sleep(RETRY_SECONDS)
 
 
 def consecutive_time_outs(game: LiveGame, seat: int) -> int:

@@ -212,6 +212,14 @@ async def start(http: httpx.AsyncClient, seat: Seat, seed: int | None = None) ->
     return dict(r.json())
 
 
+async def advance(http: httpx.AsyncClient, seconds: float) -> None:
+    """Move the clock of the server `http` talks to (one started with TEST_CLOCK) forward; it
+    answers once the timers this woke (time limits, grace, heartbeats, the queue) have run."""
+    r = await http.post("/test/clock", json={"seconds": seconds})
+    assert r.status_code == 200, r.text
+    assert r.json()["settled"], r.text
+
+
 # -- a player on a socket ------------------------------------------------------------------------
 
 Strategy = Callable[["SeatClient", dict[str, Any]], dict[str, Any]]

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
-from app.edge import http_errors, metrics_access, queue_api, readiness, replay
+from app.edge import catalogue_api, http_errors, metrics_access, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(readiness.router)
     app.include_router(metrics_access.router)
     app.include_router(queue_api.router)
+    app.include_router(catalogue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -80,7 +80,7 @@ export default {
   "table.points": { one: "{n} point", other: "{n} points" },
   "table.stones": "Stones",
   "table.spent": "Fairy Gold spent",
-  "table.holds_doppelganger": "Holds the Doppelganger",
+  "table.holds_doppelganger": "Holds {card}",
   "table.my_screen": "Behind your screen",
   "table.my_screen_hint": "Only you can see this.",
   "table.pile": { one: "{n} card left", other: "{n} cards left" },

@@ -81,7 +81,7 @@ export default {
   "table.points": { one: "{n} point", other: "{n} points" },
   "table.stones": "Pierres",
   "table.spent": "Or des fées dépensé",
-  "table.holds_doppelganger": "Détient le Doppelganger",
+  "table.holds_doppelganger": "Détient {card}",
   "table.my_screen": "Derrière votre écran",
   "table.my_screen_hint": "Vous seul voyez ceci.",
   "table.pile": { one: "{n} carte restante", other: "{n} cartes restantes" },

@@ -6,6 +6,7 @@ import { h, $, fill, api, ApiError, setText } from "../common.js";
 import { clock } from "../events.js";
 import { t } from "../i18n.js";
 import { coinStack, stonesEl } from "../cards.js";
+import { theCard } from "../characters.js";
 import { state, subscribe, mySeat, nameOf, playerInfo } from "../store.js";
 
 function seatStatus(seat) {
@@ -59,7 +60,7 @@ function render() {
         scoreEl(p.score)),
       h("div", { class: "seat-row" }, stonesEl(p.stones)),
       h("div", { class: "seat-row spent" }, coinStack("fairy_gold", p.fairy_gold_spent, { label: t("table.spent") })),
-      p.has_doppelganger ? h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger")) : null,
+      p.has_doppelganger ? h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger", { card: theCard("doppelganger") })) : null,
       status ? h("span", { class: `seat-status ${status.cls}`, dataset: { status: status.cls } }, status.text) : null,
       standInEl(p.seat, info, me));
   }));

@@ -36,7 +36,7 @@ def _french() -> dict[str, CardText]:
 
 # The language first: English is the fallback of the client for anything missing.
 LANGS: dict[str, dict[str, CardText]] = {"en": _english(), "fr": _french()}
-GUIDES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+GUIDES: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = {
     "en": catalogue_en.GUIDE,
     "fr": catalogue_fr.GUIDE,
 }
@@ -94,7 +94,10 @@ def document(cards: dict[str, tuple[bool, int]]) -> dict[str, Any]:
             for card, (special, copies) in cards.items()
         ],
         "guide": {
-            lang: [{"title": title, "paragraphs": list(paras)} for title, paras in guide]
+            lang: [
+                {"id": key, "title": title, "paragraphs": list(paras)}
+                for key, title, paras in guide
+            ]
             for lang, guide in GUIDES.items()
         },
     }

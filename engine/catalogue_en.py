@@ -174,9 +174,10 @@ CARDS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
-# The rules page, section by section: (title, paragraphs).
-GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
+# The rules page, section by section: (id, title, paragraphs).
+GUIDE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
+        "goal",
         "The goal",
         (
             "Bid coins for fantasy characters, use their powers to gather dragonstones and turn "
@@ -184,6 +185,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "start",
         "What you have",
         (
             "Each player starts with 8 Fairy Gold, 2 Common Gold, 5 Silver and 4 stones drawn at "
@@ -192,6 +194,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "turn",
         "A turn",
         (
             "Two special characters are drawn and shown to everyone, then shuffled with the seven "
@@ -202,6 +205,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "bids",
         "Sealed bids",
         (
             "Everyone bids at once, in secret: any Fairy Gold and Common Gold, or nothing. The bids "
@@ -210,6 +214,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "tiebreak",
         "The Silver tie-break",
         (
             "When the highest bids are equal, only the tied players bid again, in Silver. All that "
@@ -217,15 +222,17 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "scoring",
         "How stones score",
         ("Stones are worth nothing by themselves: these cards turn them into points.",),
     ),
     (
+        "end",
         "The end",
         (
             "The moment a player reaches 3 points the game ends and that player wins, even in the "
             "middle of a power.",
         ),
     ),
-    ("The cards", ()),
+    ("cards", "The cards", ()),
 )

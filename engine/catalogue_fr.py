@@ -207,9 +207,10 @@ CARDS: dict[str, tuple[str, str, str, str]] = {
     ),
 }
 
-# La page des règles, section par section : (titre, paragraphes).
-GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
+# La page des règles, section par section : (id, titre, paragraphes).
+GUIDE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
+        "goal",
         "Le but",
         (
             "Misez des pièces pour des personnages fantastiques, utilisez leurs pouvoirs pour "
@@ -218,6 +219,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "start",
         "Ce que vous avez",
         (
             "Chaque joueur commence avec 8 pièces d’or des fées, 2 d’or vulgaire, 5 d’argent et 4 "
@@ -226,6 +228,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "turn",
         "Un tour",
         (
             "Deux personnages spéciaux sont tirés et montrés à tous, puis mélangés avec les sept "
@@ -236,6 +239,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "bids",
         "Les mises secrètes",
         (
             "Tout le monde mise en même temps, en secret : de l’or des fées et de l’or vulgaire, ou "
@@ -245,6 +249,7 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "tiebreak",
         "Le départage en argent",
         (
             "Quand les plus fortes mises sont égales, seuls les ex æquo misent à nouveau, en "
@@ -253,15 +258,17 @@ GUIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
+        "scoring",
         "Comment les pierres rapportent",
         ("Les pierres ne valent rien par elles-mêmes : ces cartes les changent en points.",),
     ),
     (
+        "end",
         "La fin",
         (
             "Dès qu’un joueur atteint 3 points, la partie s’arrête et il gagne, même au milieu "
             "d’un pouvoir.",
         ),
     ),
-    ("Les cartes", ()),
+    ("cards", "Les cartes", ()),
 )

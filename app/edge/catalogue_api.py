@@ -39,6 +39,7 @@ class CatalogueCard(BaseModel):
 
 
 class GuideSection(BaseModel):
+    id: str = Field(description="goal, start, turn, bids, tiebreak, scoring, end or cards")
     title: str
     paragraphs: list[str]
 

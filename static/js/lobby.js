@@ -230,10 +230,10 @@ async function refresh() {
 function renderHero() {
   const box = $("#hero-cards");
   box.replaceChildren(
-    cardEl("witch", { size: "small" }),
-    cardEl("red_dragon", { size: "small" }),
-    cardEl("magician", { size: "small" }),
-    cardEl("rainbow_dragon", { size: "small" }),
+    cardEl("witch", { size: "small", help: false }),
+    cardEl("red_dragon", { size: "small", help: false }),
+    cardEl("magician", { size: "small", help: false }),
+    cardEl("rainbow_dragon", { size: "small", help: false }),
   );
 }
 

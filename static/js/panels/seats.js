@@ -7,6 +7,7 @@ import { clock } from "../events.js";
 import { t } from "../i18n.js";
 import { coinStack, stonesEl } from "../cards.js";
 import { theCard } from "../characters.js";
+import { linkCards } from "../popover.js";
 import { state, subscribe, mySeat, nameOf, playerInfo } from "../store.js";
 
 function seatStatus(seat) {
@@ -60,7 +61,7 @@ function render() {
         scoreEl(p.score)),
       h("div", { class: "seat-row" }, stonesEl(p.stones)),
       h("div", { class: "seat-row spent" }, coinStack("fairy_gold", p.fairy_gold_spent, { label: t("table.spent") })),
-      p.has_doppelganger ? h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger", { card: theCard("doppelganger") })) : null,
+      p.has_doppelganger ? linkCards(h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger", { card: theCard("doppelganger") }))) : null,
       status ? h("span", { class: `seat-status ${status.cls}`, dataset: { status: status.cls } }, status.text) : null,
       standInEl(p.seat, info, me));
   }));

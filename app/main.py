@@ -70,6 +70,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Server for Fist of Dragonstones: lobby over HTTP, games over WebSockets.",
         lifespan=lifespan,
+        # Under /api: at /docs a newcomer took the API's page for the game's rules (/rules).
+        docs_url="/api/docs",
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = metrics

@@ -241,6 +241,12 @@ def _page(request: Request, name: str) -> FileResponse:
     return FileResponse(path, media_type="text/html")
 
 
+@pages.get("/static/README.md")
+async def client_readme() -> None:
+    """The client's notes for contributors are in the repository, not on the site."""
+    raise HTTPException(404, {"code": "not_found", "message": "not found"})
+
+
 @pages.get("/")
 async def index(request: Request) -> FileResponse:
     return _page(request, "index.html")

@@ -84,6 +84,13 @@ function victimChoice(e, n) {
 
 // English sentences for events whose engine text names seats as "Player N" or lacks separators.
 const EN = {
+  // A seat chosen because it was the only one: named, not "Player 4" (the engine's label).
+  auto_choice: (e, n) => {
+    const m = /^seat(\d+)$/.exec(String(e.option));
+    if (!m) return null;
+    const victim = victimChoice(e, n);
+    return victim ? `${victim.slice(0, -1)} (the only option).` : `${n(e.seat)}: ${n(Number(m[1]))} (the only option).`;
+  },
   choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
     ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
   // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf" (issue 18).
@@ -143,7 +150,12 @@ const FR = {
   troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec ${theCard("troll")} : chacun rend ses pierres de cette couleur.`,
   turn_ended: (e) => `Fin du tour ${e.turn} : l’or des fées dépensé retourne derrière les écrans, les pièces maudites inutilisées retournent à la banque.`,
   choice: (e, n) => choiceFr(e, n),
-  auto_choice: (e, n) => choiceFr(e, n),
+  auto_choice: (e, n) => {
+    const m = /^seat(\d+)$/.exec(String(e.option));
+    if (!m) return choiceFr(e, n);
+    const victim = victimChoice(e, n);
+    return victim ? `${victim.slice(0, -1)} (seule possibilité).` : `${n(e.seat)} : ${n(Number(m[1]))} (seule possibilité).`;
+  },
   timed_out: (e, n) => timedOut(e, n),
 };
 

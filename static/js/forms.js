@@ -96,6 +96,8 @@ export function bidPanel(prompt, send) {
   });
   const form = h("form", { class: "bid-form", dataset: { prompt: "bid", character: prompt.character } },
     h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
+    // The card's power here too: on a phone the panel covers the card it is bid for.
+    h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)),
     h("p", { class: "hint" }, t("prompt.bid_hint")),
     steppers,
     toggles.amulet ? toggles.amulet.row : null,
@@ -138,6 +140,7 @@ export function tiebreakPanel(prompt, send, tiedNames) {
   update();
   const form = h("form", { class: "bid-form tiebreak", dataset: { prompt: "tiebreak", character: prompt.character } },
     h("h2", {}, t("prompt.tiebreak_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
+    h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)),
     h("p", { class: "hint" }, t("prompt.tiebreak_hint")),
     tiedNames ? h("p", { class: "muted" }, t("prompt.tiebreak_others", { names: tiedNames })) : null,
     silver.row,

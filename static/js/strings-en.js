@@ -37,6 +37,8 @@ export default {
   "table.loading": "Loading the table…",
   "table.not_found": "This table does not exist (or no longer does).",
   "table.back": "Back to the lobby",
+  "table.local_only": "This link works on this computer only. To invite friends on your network, restart the server with",
+  "table.local_only_fix": "(or, over the internet, a tunnel and PUBLIC_URL): see “Hosting for friends” in the README.",
   "time.more": "+{s} s",
   "time.more_label": "Ask for {s} more seconds for this decision",
   "time.more_left": { one: "Ask for {s} more seconds ({n} time left)", other: "Ask for {s} more seconds ({n} times left)" },

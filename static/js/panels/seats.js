@@ -56,7 +56,9 @@ function render() {
           "aria-label": on ? t("table.connected") : t("table.disconnected"),
         }),
         h("span", { class: "seat-name", title: nameOf(p.seat) }, nameOf(p.seat)),
-        info && info.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+        // A bot says its level at the table too ("bot · hard"), with the icon the page ships.
+        info && info.bot ? h("span", { class: "tag bot-tag" }, h("i", { class: "bot-icon", "aria-hidden": "true" }),
+          info.bot_kind ? `${t("table.bot")} · ${t(`table.bot_kind.${info.bot_kind}`)}` : t("table.bot")) : null,
         p.seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
         scoreEl(p.score)),
       h("div", { class: "seat-row" }, stonesEl(p.stones)),
@@ -74,7 +76,7 @@ function render() {
 function standInEl(seat, info, me) {
   if (!info || info.bot) return null;
   if (info.stand_in) {
-    return h("span", { class: "seat-standin", dataset: { standIn: seat } }, "🤖 ", t("table.stand_in", { name: nameOf(seat) }));
+    return h("span", { class: "seat-standin", dataset: { standIn: seat } }, h("i", { class: "bot-icon", "aria-hidden": "true" }), " ", t("table.stand_in", { name: nameOf(seat) }));
   }
   const over = state.view && state.view.winner !== null;
   const away = !over && !info.connected && info.away_since ? awayEl(seat) : null;

@@ -37,6 +37,7 @@ export default {
   "table.loading": "Loading the table…",
   "table.not_found": "This table does not exist (or no longer does).",
   "table.back": "Back to the lobby",
+  "queue.looking_any": "Looking for players… ({waiting} waiting, for a table of 3 to 6)",
   "table.local_only": "This link works on this computer only. To invite friends on your network, restart the server with",
   "table.local_only_fix": "(or, over the internet, a tunnel and PUBLIC_URL): see “Hosting for friends” in the README.",
   "time.more": "+{s} s",

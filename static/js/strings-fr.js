@@ -38,6 +38,7 @@ export default {
   "table.loading": "Chargement de la table…",
   "table.not_found": "Cette table n’existe pas (ou plus).",
   "table.back": "Retour au salon",
+  "queue.looking_any": "Recherche de joueurs… ({waiting} en attente, pour une table de 3 à 6)",
   "table.local_only": "Ce lien ne marche que sur cet ordinateur. Pour inviter des amis sur votre réseau, relancez le serveur avec",
   "table.local_only_fix": "(ou, par Internet, un tunnel et PUBLIC_URL) : voir « Hosting for friends » dans le README.",
   "time.more": "+{s} s",

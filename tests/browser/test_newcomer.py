@@ -100,4 +100,11 @@ def test_what_a_newcomer_tripped_on(server: Server, new_page: NewPage) -> None:
     hashes = page.evaluate(HASHES)
     for mine, webcrypto in hashes["pairs"]:
         assert mine == webcrypto
+    # Quick play for any size promises no "1 of 3" (it may seat you at 4).
+    page.goto(server.url + "/")
+    page.locator("#queue-size").select_option("any")
+    page.get_by_role("button", name="Quick play").click()
+    expect(page.locator("#queue-text")).to_contain_text("3 to 6")
+    expect(page.locator("#queue-text")).not_to_contain_text("(1 of 3)")
+    page.get_by_role("button", name="Cancel").click()
     assert hashes["without"] == ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -110,6 +110,8 @@ function install() {
   const follow = () => { if (current && popover && !popover.hidden) place(current); };
   window.addEventListener("scroll", follow, true);
   window.addEventListener("resize", follow);
+  // A panel drawn again replaces its cards: the popover of a card no longer on the page goes.
+  window.setInterval(() => { if (current && !current.isConnected) hideCardHelp(); }, 400);
 }
 
 if (typeof document !== "undefined") install();

@@ -11,6 +11,7 @@ import * as seats from "./panels/seats.js";
 import * as auction from "./panels/auction.js";
 import * as log from "./panels/log.js";
 import { sha256Hex } from "./sha256.js";
+import { linkCards } from "./popover.js";
 
 let replay = null;
 let logs = []; // logs[i]: every public event up to version i
@@ -47,7 +48,7 @@ function renderStep() {
   $("#version-label").textContent = t("replay.step", { v: index, n: replay.versions.length - 1 });
   const events = v.events; // a step by step replay shows who bid too
   fill($("#step-events"), index === 0 && !events.length ? h("li", {}, t("replay.start"))
-    : events.map((e) => h("li", { dataset: { type: e.type } }, eventSentence(e, nameOf))));
+    : events.map((e) => linkCards(h("li", { dataset: { type: e.type } }, eventSentence(e, nameOf)))));
   $("#first-step").disabled = $("#prev-step").disabled = index === 0;
   $("#next-step").disabled = $("#last-step").disabled = index === replay.versions.length - 1;
   const winner = v.view.winner;

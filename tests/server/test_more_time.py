@@ -7,8 +7,10 @@ its own code, and changes nothing then. A host may open a "relaxed" table: 10x t
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import httpx
+import pytest
 
 from tests.server.harness import Database, SeatClient, ServerProcess, db_rows, join, start
 from tests.server.timed import notices
@@ -121,3 +123,43 @@ async def test_no_limit_no_more_time_and_relaxed_tables(
     assert (mine["turn_seconds"], mine["choose_seconds"]) == (20, 600)
     bad = await http.post("/api/tables", json={"seats": 3, "pace": "sleepy"})
     assert bad.status_code == 422
+
+
+@pytest.mark.postgres
+async def test_more_time_given_through_one_process_holds_in_another(
+    pg_db: Database, server_factory: Any
+) -> None:
+    """Ann asks on process one; process two, whose clock waits for the old deadline, reads the
+    stored one when it comes, times nobody out, and tells its own sockets the new deadline."""
+    one: ServerProcess = server_factory(pg_db)
+    two: ServerProcess = server_factory(pg_db)
+    async with httpx.AsyncClient(base_url=one.http, timeout=20) as http:
+        r = await http.post("/api/tables", json={"seats": 3, "turn_seconds": 2})
+        table_id = r.json()["id"]
+        ann, bob, _ = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cid")]
+        ann_one = SeatClient(one.ws, table_id, ann.token, ann.seat)
+        bob_two = SeatClient(two.ws, table_id, bob.token, bob.seat)
+        try:
+            for c in (ann_one, bob_two):
+                await c.connect()
+            await start(http, ann)
+            first = await ann_one.wait_for(lambda m: m["type"] == "state" and m["version"] == 0)
+            await bob_two.wait_for(lambda m: m["type"] == "state" and m["version"] == 0)
+            await ann_one.send_json({"type": "more_time"})
+            mine = await ann_one.wait_for(lambda m: m["type"] == "deadline")
+            assert abs(mine["deadline"] - (first["deadline"] + 30)) < 0.01
+            # Process two learns it when its own clock reaches the old deadline (2 s).
+            theirs = await bob_two.wait_for(lambda m: m["type"] == "deadline", timeout=20)
+            assert abs(theirs["deadline"] - mine["deadline"]) < 0.01
+            assert theirs["seat"] is None
+            await bob_two.drain(0.5)
+            assert not any(
+                e["type"] == "timed_out"
+                for m in bob_two.messages
+                if m["type"] == "state"
+                for e in m["events"]
+            )
+            assert bob_two.version == 0
+        finally:
+            for c in (ann_one, bob_two):
+                await c.close()

@@ -17,6 +17,7 @@ from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import (
     after_game,
+    catalogue_api,
     http_errors,
     metrics_access,
     queue_api,
@@ -87,6 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Server for Fist of Dragonstones: lobby over HTTP, games over WebSockets.",
         lifespan=lifespan,
+        # Under /api: at /docs a newcomer took the API's page for the game's rules (/rules).
+        docs_url="/api/docs",
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = metrics
@@ -125,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.test_clock is not None:  # tests only: the route that moves the server's clock
         test_clock.enable(settings.test_clock)
         app.include_router(test_clock.router)
+    app.include_router(catalogue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -54,7 +54,7 @@ CLIENT_TYPES = ("action", "ping")
 # The version of this protocol, sent in `hello`. It rises by one whenever the server adds
 # something a client may rely on (a message, a field, a code); nothing is renamed or dropped.
 # docs/protocol-changelog.md says what each version added.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class HelloOut(BaseModel):
@@ -131,6 +131,30 @@ class ErrorOut(BaseModel):
 
 class PongOut(BaseModel):
     type: Literal["pong"] = "pong"
+
+
+class MoreTimeIn(BaseModel):
+    """A seated player asks for more time for the open decision (anyone's): `EXTRA_TIME_SECONDS`
+    more, `EXTRA_TIME_PER_GAME` times a game per seat (app.table.extra_time)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["more_time"]
+    deadline: float | None = Field(
+        default=None,
+        description="the deadline the client saw (optional): refused with `conflict` when the "
+        "open decision's deadline is another, so a late click never extends the next decision",
+    )
+
+
+class DeadlineOut(BaseModel):
+    """The open decision's deadline moved (more time was given): every socket of the table gets
+    it; the next `state` carries the same `deadline`."""
+
+    type: Literal["deadline"] = "deadline"
+    deadline: float
+    server_time: float
+    seat: int | None = Field(description="who asked for it (None: learnt from another process)")
+    left: int | None = Field(description="how many more times that seat may ask in this game")
 
 
 ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut

@@ -57,7 +57,8 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
     tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
     # Issue 18: a time limit left out is the server's default; `null` is none.
-    limits = lobby.hub.settings.default_limits()
+    settings = lobby.hub.settings
+    limits = settings.relaxed_limits() if body.pace == "relaxed" else settings.default_limits()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
     return await lobby.create_table(
         seats=body.seats,
@@ -239,6 +240,12 @@ def _page(request: Request, name: str) -> FileResponse:
     if not path.is_file():
         raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
     return FileResponse(path, media_type="text/html")
+
+
+@pages.get("/static/README.md")
+async def client_readme() -> None:
+    """The client's notes for contributors are in the repository, not on the site."""
+    raise HTTPException(404, {"code": "not_found", "message": "not found"})
 
 
 @pages.get("/")

@@ -35,6 +35,7 @@ from app.core.schemas import ID_PATTERN
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
 from app.store.records import Arrival, utcnow
+from app.table import extra_time
 from app.table.hub import Hub
 from app.table.room import Room
 from app.wire.buckets import TokenBucket
@@ -276,6 +277,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
     kind = data.get("type")
     if kind in CHAT_TYPES:
         await room.feed.handle(conn, data)
+        return
+    if kind == "more_time":
+        await extra_time.handle(room, conn, data)
         return
     if kind not in CLIENT_TYPES:
         known = ", ".join((*CLIENT_TYPES, *CHAT_TYPES))

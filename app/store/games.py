@@ -279,6 +279,21 @@ class SqliteGames:
             return None
         return as_utc(row[0]) if row[0] else utcnow(), row[1]
 
+    async def extend_deadline(self, game_id: str, version: int, key: str, at: datetime) -> bool:
+        """Move the open prompt's deadline to `at` (more time asked for), if the game is still
+        at `version` with the deadline `key`; False when it moved on."""
+        async with self.db.write_core() as conn:
+            done = await conn.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.version == version,
+                    GameRow.deadline_key == key,
+                )
+                .values(deadline_at=at)
+            )
+        return bool(done.rowcount)
+
     async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
         """(seat, kind, seed) of every bot seat and stand-in of the table."""
         async with self.db.sessions() as session:

@@ -77,6 +77,11 @@ class GameStore(Protocol):
         `version` and has none; the deadline the database holds then (None: it moved on)."""
         ...
 
+    async def extend_deadline(self, game_id: str, version: int, key: str, at: datetime) -> bool:
+        """Move the open prompt's deadline to `at`, if the game is still at `version` with the
+        deadline `key`; False when it moved on."""
+        ...
+
     async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
         """(seat, kind, seed) of every bot seat and stand-in of the table."""
         ...

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import engine
 from app.core.clock import server_clock
 from app.core.errors import ServiceError, StoreError
+from app.table import extra_time
 from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Actor
 
@@ -103,6 +104,8 @@ class Timed(Actor, Protocol):
 
     @property
     def standins(self) -> AfterTimeOut: ...
+    @property
+    def audience(self) -> extra_time.Audience: ...
 
 
 class Clock:
@@ -179,6 +182,12 @@ class Clock:
         await server_clock.sleep(max(0.0, deadline.at - server_clock.time()))
         game = self.room.game
         assert game is not None
+        later = await _stored_later(self.room, game, deadline)
+        if later is not None and game.deadline == deadline and not game.over:
+            # More time was given through another process: wait for that deadline instead.
+            extra_time.tell(game, self.room.audience, later, None, None)
+            self.arm()
+            return
         while True:
             retry = False
             for prompt in engine.prompts(game.state, seat=None):
@@ -203,6 +212,20 @@ class Clock:
             if not retry:
                 return
             await server_clock.sleep(RETRY_SECONDS)
+
+
+async def _stored_later(room: Timed, game: LiveGame, deadline: Deadline) -> Deadline | None:
+    """The deadline stored for this very prompt when it is later than `deadline` (more time was
+    given through another process), else None."""
+    try:
+        stored = await room.hub.store.deadline(game.id)
+    except StoreError:
+        return None  # time out as planned: the database decides whose commit counts
+    if stored is None or stored[0] != game.version or stored[1] is None:
+        return None
+    if stored[2] != deadline.key or stored[1].timestamp() <= deadline.at:
+        return None
+    return Deadline(deadline.key, stored[1].timestamp())
 
 
 def consecutive_time_outs(game: LiveGame, seat: int) -> int:

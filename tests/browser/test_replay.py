@@ -71,6 +71,16 @@ def test_the_replay_steps_through_a_finished_game_and_checks_the_shuffle(
     assert shown_table(page) == expected_table(engine.view(start, None))
     expect(page.locator("#log li").first).to_contain_text("Turn 1")
     expect(page.locator("#prev-step")).to_be_disabled()
+    # Its cards explain themselves as at the table (tests/browser/test_card_help.py).
+    special = page.locator("#turn-area .specials .card[data-card-help]").first
+    special.focus()
+    expect(page.locator("#card-popover")).to_be_visible()
+    expect(special).to_have_attribute("aria-describedby", "card-popover")
+    page.keyboard.press("Escape")
+    expect(page.locator("#card-popover")).to_be_hidden()
+    page.locator("#log .card-ref").first.hover()
+    expect(page.locator("#card-popover")).to_be_visible()
+    page.mouse.move(1, 1)
 
     # One step on: the first recorded action, and the log grows with its events only.
     page.click("#next-step")

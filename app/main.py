@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
-from app.edge import http_errors, metrics_access, queue_api, readiness, replay
+from app.edge import http_errors, metrics_access, players_api, queue_api, readiness, replay
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
@@ -23,6 +23,8 @@ from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
+from app.lobby.history import History
+from app.lobby.players import Players
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
@@ -58,9 +60,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The matchmaking queue: its loop runs in every process.
         app.state.queue = queue_api.QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
+        # Players who come back: who a browser is, and finished games into history and ratings.
+        app.state.players = Players(stores.players)
+        app.state.history = History(stores.history)
+        app.state.history.start()
         try:
             yield
         finally:
+            await app.state.history.close()
             await app.state.queue.close()
             await hub.close()
             await stores.close()
@@ -104,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(readiness.router)
     app.include_router(metrics_access.router)
     app.include_router(queue_api.router)
+    app.include_router(players_api.router)
+    app.include_router(players_api.pages)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -80,6 +80,12 @@ class Code(StrEnum):
     HEAD_TOO_LARGE = "head_too_large"
     # -- a table flood from one address (issue 26) --
     TOO_MANY_TABLES = "too_many_tables"
+    # -- players who come back: the browser's player and one-time sign-in links --
+    NOT_SIGNED_IN = "not_signed_in"
+    CLAIM_UNKNOWN = "claim_unknown"
+    CLAIM_USED = "claim_used"
+    CLAIM_EXPIRED = "claim_expired"
+    PLAYER_NOT_FOUND = "player_not_found"
 
 
 STATUS: dict[str, int] = {
@@ -128,6 +134,12 @@ STATUS: dict[str, int] = {
     Code.HEAD_TOO_LARGE: 431,
     # -- a table flood from one address (issue 26) --
     Code.TOO_MANY_TABLES: 429,
+    # -- players who come back --
+    Code.NOT_SIGNED_IN: 401,
+    Code.CLAIM_UNKNOWN: 404,
+    Code.CLAIM_USED: 410,
+    Code.CLAIM_EXPIRED: 410,
+    Code.PLAYER_NOT_FOUND: 404,
 }
 
 

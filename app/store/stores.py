@@ -15,7 +15,9 @@ from app.store.db import Database
 from app.store.feeds import PgFeeds, SqliteFeeds
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
+from app.store.history import SqlHistory
 from app.store.pgpool import PgPool
+from app.store.players import SqlPlayers
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, Stores
 from app.store.presence import Presence
 from app.store.queries import Queries
@@ -83,5 +85,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         presence=presence,
         bus=bus,
         health=SqlHealth(db.engine),
+        players=SqlPlayers(db),
+        history=SqlHistory(db),
         close=close,
     )

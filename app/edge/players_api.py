@@ -144,11 +144,19 @@ async def link_seat(body: LinkSeat, players: PlayersDep, secret: Secret = None) 
     return Response(status_code=204)
 
 
-@router.post("/me/tables/{table_id}/seat", response_model=JoinOut)
-async def seat_back(table_id: TableId, players: PlayersDep, secret: Secret = None) -> JoinOut:
+@router.post(
+    "/me/tables/{table_id}/seat",
+    response_model=JoinOut,
+    responses={204: {"description": "the player holds no seat at this table"}},
+)
+async def seat_back(
+    table_id: TableId, players: PlayersDep, secret: Secret = None
+) -> JoinOut | Response:
     """The player's seat at this table on this browser: a new token (the one the seat had before
-    holds nothing any more). Refused `not_seated` when the player holds no seat there."""
-    return await players.seat_back(secret, table_id)
+    holds nothing any more). 204 when the player holds no seat there (an answer, not an error:
+    the page then offers to join)."""
+    back = await players.seat_back(secret, table_id)
+    return back if back is not None else Response(status_code=204)
 
 
 def finished_out(r: Result) -> FinishedOut:

@@ -155,12 +155,13 @@ class Players:
         player = await self.signed_in(secret)
         return await self.store.seats_of(player.id)
 
-    async def seat_back(self, secret: str | None, table_id: str) -> JoinOut:
-        """The player's seat at this table, with a new token for this browser."""
+    async def seat_back(self, secret: str | None, table_id: str) -> JoinOut | None:
+        """The player's seat at this table, with a new token for this browser; None when they
+        hold none there."""
         player = await self.signed_in(secret)
         held = await self.store.seats_of(player.id, table_id)
         if not held:
-            raise ServiceError(Code.NOT_SEATED, "you hold no seat at this table")
+            return None
         token = new_token()
         await self.store.set_seat_token(held[0].seat_id, hash_token(token))
         return JoinOut(table_id=table_id, seat=held[0].seat, token=token)

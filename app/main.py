@@ -15,7 +15,15 @@ from fastapi.staticfiles import StaticFiles
 from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
-from app.edge import http_errors, metrics_access, players_api, queue_api, readiness, replay
+from app.edge import (
+    http_errors,
+    leagues_api,
+    metrics_access,
+    players_api,
+    queue_api,
+    readiness,
+    replay,
+)
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
@@ -24,6 +32,7 @@ from app.edge.ratelimit import HttpRateLimit
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
 from app.lobby.history import History
+from app.lobby.leagues import Leagues
 from app.lobby.players import Players
 from app.lobby.tables import Lobby
 from app.store import migrate
@@ -63,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Players who come back: who a browser is, and finished games into history and ratings.
         app.state.players = Players(stores.players)
         app.state.history = History(stores.history)
+        app.state.leagues = Leagues(stores.leagues, app.state.lobby)
         app.state.history.start()
         try:
             yield
@@ -113,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(queue_api.router)
     app.include_router(players_api.router)
     app.include_router(players_api.pages)
+    app.include_router(leagues_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

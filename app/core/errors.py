@@ -86,6 +86,7 @@ class Code(StrEnum):
     CLAIM_USED = "claim_used"
     CLAIM_EXPIRED = "claim_expired"
     PLAYER_NOT_FOUND = "player_not_found"
+    NOT_MEMBER = "not_member"  # a friends' league's page asked by someone not in it
 
 
 STATUS: dict[str, int] = {
@@ -140,6 +141,7 @@ STATUS: dict[str, int] = {
     Code.CLAIM_USED: 410,
     Code.CLAIM_EXPIRED: 410,
     Code.PLAYER_NOT_FOUND: 404,
+    Code.NOT_MEMBER: 403,
 }
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
+from app.core import names
 from app.core.schemas import ID_PATTERN, JoinTable
 
 # A sign-in link's code and a seat token: URL-safe base64 of 32 random bytes.
@@ -99,3 +101,56 @@ class PlayerPage(BaseModel):
     name: str | None
     rating: RatingOut | None
     last_games: list[FinishedOut]
+
+
+class CreateLeague(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=64, description="the league's name")
+
+    @field_validator("name")
+    @classmethod
+    def _clean_name(cls, value: str) -> str:
+        try:
+            return names.normalise(value, 64)
+        except ValueError as exc:
+            raise PydanticCustomError("invalid_name", str(exc)) from None
+
+
+class JoinLeague(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Field(pattern=ID_PATTERN, description="the invite link's code (after `#`)")
+
+
+class LeagueOut(BaseModel):
+    id: str
+    name: str
+    invite_path: str = Field(description="the invite link, shown to members only")
+
+
+class MemberOut(BaseModel):
+    id: str
+    name: str | None
+
+
+class StandingOut(BaseModel):
+    key: str = Field(description="a player's id, or `bot:<level>`")
+    name: str | None
+    rating: RatingOut
+
+
+class PairOut(BaseModel):
+    a: str
+    b: str
+    games: int
+    a_ahead: int
+    b_ahead: int
+
+
+class LeaguePage(BaseModel):
+    league: LeagueOut
+    members: list[MemberOut]
+    standings: list[StandingOut] = Field(
+        description="OpenSkill over this league's games only, best first"
+    )
+    head_to_head: list[PairOut]
+    games: list[FinishedOut]

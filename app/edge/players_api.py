@@ -215,5 +215,7 @@ async def player_page(player_id: PlayerId, players: PlayersDep, history: History
 @pages.get("/me")
 @pages.get("/me/claim")
 @pages.get("/players/{player_id}")
+@pages.get("/leagues/join")
+@pages.get("/leagues/{league_id}")
 async def player_pages(request: Request) -> FileResponse:
     return _page(request, "me.html")

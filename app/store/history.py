@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.db import Database
 from app.store.errors import mapped, translated
-from app.store.models import GameRow, SeatRow, as_utc, utcnow
+from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.player_ports import Ended, Placement, Rate, RatingRec, Result, SeatAtEnd
 from app.store.player_rows import GameResultRow, PlacementRow, RatingRow
 
@@ -38,7 +38,7 @@ def _rating(row: RatingRow) -> RatingRec:
     return RatingRec(key=row.key, mu=row.mu, sigma=row.sigma, games=row.games, wins=row.wins)
 
 
-async def _results(session: AsyncSession, rows: list[GameResultRow]) -> list[Result]:
+async def results_with_placements(session: AsyncSession, rows: list[GameResultRow]) -> list[Result]:
     if not rows:
         return []
     by_result: dict[int, list[Placement]] = {r.id: [] for r in rows}
@@ -75,14 +75,17 @@ class SqlHistory:
     async def unrecorded(self, limit: int) -> list[Ended]:
         recorded = select(GameResultRow.id).where(GameResultRow.game_id == GameRow.id)
         async with self.db.sessions() as session:
-            games = list(
-                await session.scalars(
-                    select(GameRow)
+            found = (
+                await session.execute(
+                    select(GameRow, TableRow.league_id)
+                    .join(TableRow, TableRow.id == GameRow.table_id)
                     .where(GameRow.status == "over", ~recorded.exists())
                     .order_by(GameRow.finished_at, GameRow.id)
                     .limit(limit)
                 )
-            )
+            ).all()
+            games = [g for g, _league in found]
+            leagues = {g.id: league for g, league in found}
             seats: dict[str, list[SeatAtEnd]] = {g.table_id: [] for g in games}
             if games:
                 for s in await session.scalars(
@@ -99,6 +102,7 @@ class SqlHistory:
                 state=g.state,
                 finished_at=as_utc(g.finished_at or g.updated_at),
                 seats=seats[g.table_id],
+                league_id=leagues[g.id],
             )
             for g in games
         ]
@@ -119,6 +123,7 @@ class SqlHistory:
                 players=ended.players,
                 rated=rated,
                 finished_at=ended.finished_at,
+                league_id=ended.league_id,
             )
             session.add(result)
             await session.flush()
@@ -161,7 +166,7 @@ class SqlHistory:
             query = query.where(PlacementRow.result_id < before)
         async with self.db.sessions() as session:
             rows = list(await session.scalars(query))
-            return await _results(session, rows)
+            return await results_with_placements(session, rows)
 
     async def ratings(self, keys: list[str]) -> dict[str, RatingRec]:
         async with self.db.sessions() as session:
@@ -181,7 +186,7 @@ class SqlHistory:
                             .limit(batch)
                         )
                     )
-                    results = await _results(session, rows)
+                    results = await results_with_placements(session, rows)
             if not results:
                 return
             for r in results:

@@ -71,6 +71,8 @@ class TableRow(Base):
     # The client address that opened it with POST /api/tables (null: opened with a player seated,
     # by quick play, the queue or play again): its open tables nobody sits at count against it.
     creator_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # The friends' league the table was made for (app.store.league_rows): its game counts there.
+    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):

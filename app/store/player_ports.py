@@ -59,6 +59,7 @@ class Ended:
     state: str
     finished_at: datetime
     seats: list[SeatAtEnd]
+    league_id: str | None = None  # the league its table was made for
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,4 +169,38 @@ class HistoryStore(Protocol):
 
     async def replace_ratings(self, ratings: Mapping[str, RatingRec]) -> None:
         """Every stored rating replaced by these (a rebuild), in one transaction."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueRec:
+    id: str
+    name: str
+    invite: str
+    created_by: str
+
+
+class LeagueStore(Protocol):
+    """Friends' leagues: members, tables made for a league, its recorded games."""
+
+    async def create(self, league: LeagueRec) -> None:
+        """The league, its creator its first member."""
+        ...
+
+    async def league(self, league_id: str) -> LeagueRec | None: ...
+
+    async def by_invite(self, invite: str) -> LeagueRec | None: ...
+
+    async def join(self, league_id: str, player_id: str) -> bool:
+        """False when the player was a member already."""
+        ...
+
+    async def members(self, league_id: str) -> list[PlayerRec]: ...
+
+    async def leagues_of(self, player_id: str) -> list[LeagueRec]: ...
+
+    async def set_table_league(self, table_id: str, league_id: str) -> None: ...
+
+    async def results(self, league_id: str, limit: int) -> list[Result]:
+        """The league's recorded games, in the order they were recorded (the latest `limit`)."""
         ...

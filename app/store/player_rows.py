@@ -72,6 +72,8 @@ class GameResultRow(Base):
     # It moved ratings: it ended normally and at least two of its seats were people.
     rated: Mapped[bool] = mapped_column(Boolean)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The league its table was made for: it counts in that league's standings.
+    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class PlacementRow(Base):
@@ -106,3 +108,25 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeagueRow(Base):
+    """A friends' league: a name and an invite link's code."""
+
+    __tablename__ = "leagues"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    invite: Mapped[str] = mapped_column(String(32), unique=True)
+    created_by: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeagueMemberRow(Base):
+    __tablename__ = "league_members"
+
+    league_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
-from app.store.player_ports import HistoryStore, PlayerStore
+from app.store.player_ports import HistoryStore, LeagueStore, PlayerStore
 from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
@@ -214,4 +214,5 @@ class Stores:
     health: Health
     players: PlayerStore
     history: HistoryStore
+    leagues: LeagueStore
     close: Callable[[], Awaitable[None]]  # the pools and connections, at shutdown

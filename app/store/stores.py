@@ -16,6 +16,7 @@ from app.store.feeds import PgFeeds, SqliteFeeds
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
 from app.store.history import SqlHistory
+from app.store.leagues import SqlLeagues
 from app.store.pgpool import PgPool
 from app.store.players import SqlPlayers
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, Stores
@@ -87,5 +88,6 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         health=SqlHealth(db.engine),
         players=SqlPlayers(db),
         history=SqlHistory(db),
+        leagues=SqlLeagues(db),
         close=close,
     )

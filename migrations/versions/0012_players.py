@@ -1,6 +1,7 @@
 """Players who come back: a player (a random id and a name), the hashes of their secrets (one per
 signed-in browser) and of their one-time sign-in links; seats linked to the player who took them;
-finished games recorded per seat with placements; and each rated player's OpenSkill rating.
+finished games recorded per seat with placements; each rated player's OpenSkill rating; and
+friends' leagues (members, tables made for a league, the league of each recorded game).
 
 Revision ID: 0012
 Revises: 0011
@@ -126,8 +127,50 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("key", name="pk_ratings"),
     )
 
+    _leagues()
+
+
+def _leagues() -> None:
+    op.create_table(
+        "leagues",
+        sa.Column("id", sa.String(32), nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+        # The invite link's code: whoever has the link may join, like a private table's link.
+        sa.Column("invite", sa.String(32), nullable=False),
+        sa.Column("created_by", sa.String(32), nullable=False),
+        _stamp("created_at"),
+        sa.PrimaryKeyConstraint("id", name="pk_leagues"),
+        sa.UniqueConstraint("invite", name="uq_leagues_invite"),
+    )
+    op.create_table(
+        "league_members",
+        sa.Column(
+            "league_id",
+            sa.String(32),
+            sa.ForeignKey(
+                "leagues.id", ondelete="CASCADE", name="fk_league_members_league_id_leagues"
+            ),
+            nullable=False,
+        ),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        _stamp("joined_at"),
+        sa.PrimaryKeyConstraint("league_id", "player_id", name="pk_league_members"),
+    )
+    op.create_index("ix_league_members_player_id", "league_members", ["player_id"])
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("league_id", sa.String(32), nullable=True))
+    with op.batch_alter_table("game_results") as batch:
+        batch.add_column(sa.Column("league_id", sa.String(32), nullable=True))
+    op.create_index("ix_game_results_league_id", "game_results", ["league_id"])
+
 
 def downgrade() -> None:
+    op.drop_index("ix_game_results_league_id", table_name="game_results")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("league_id")
+    op.drop_index("ix_league_members_player_id", table_name="league_members")
+    op.drop_table("league_members")
+    op.drop_table("leagues")
     op.drop_table("ratings")
     op.drop_index("ix_game_placements_player_result", table_name="game_placements")
     op.drop_table("game_placements")

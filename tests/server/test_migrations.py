@@ -23,7 +23,7 @@ TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
 TABLES |= {"table_messages"}  # table chat (issue 8)
 # Players who come back: identity, history and ratings (app.store.player_rows).
 TABLES |= {"players", "player_secrets", "player_claims", "game_results", "game_placements"}
-TABLES |= {"ratings"}
+TABLES |= {"ratings", "leagues", "league_members"}
 assert player_rows.PlayerRow.metadata is Base.metadata  # the drift check sees those rows too
 
 

@@ -3,6 +3,7 @@
 
 import { $, h, fill, api, ApiError, saveName, setupLanguageSwitch } from "./common.js";
 import { t, getLang } from "./i18n.js";
+import { joinLeague, leaguePage, myLeagues } from "./leagues.js";
 
 const path = window.location.pathname;
 let me = null;
@@ -79,6 +80,7 @@ async function profile() {
   $("#me-rating").textContent = ratingText(page.rating);
   for (const id of ["profile-view", "devices-view", "games-view"]) show(id);
   await loadGames(false);
+  await myLeagues();
 }
 
 async function claim() {
@@ -146,11 +148,19 @@ setupLanguageSwitch(() => {
   if (path === "/me") profile();
 });
 
+/** A league's pages need this browser's player (made on a first visit). */
+async function currentThen(fn) {
+  me = await api("GET", "/api/me");
+  await fn();
+}
+
 // Another link opened in this same tab changes only the part after "#": no new page.
 window.addEventListener("hashchange", () => {
   if (window.location.pathname === "/me/claim" && window.location.hash.length > 1) claim();
 });
 
 if (path === "/me/claim") claim();
+else if (path === "/leagues/join") currentThen(joinLeague);
+else if (path.startsWith("/leagues/")) currentThen(() => leaguePage(decodeURIComponent(path.slice("/leagues/".length)), (g) => finishedItem(g, me && me.id)));
 else if (path.startsWith("/players/")) publicPage(decodeURIComponent(path.slice("/players/".length)));
 else profile();

@@ -27,18 +27,19 @@ from app.edge import (
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
-from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
+from app.edge.replay_cache import Published
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
 from app.lobby.history import History
 from app.lobby.leagues import Leagues
 from app.lobby.players import Players
+from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
-from app.table.connections import KeepTransport
 from app.table.hub import Hub
+from app.wire.transport import KeepTransport
 
 log = logging.getLogger("dragonstones")
 
@@ -67,7 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby = Lobby(stores.tables, stores.reads, hub)
         await hub.start()
         # The matchmaking queue: its loop runs in every process.
-        app.state.queue = queue_api.QueueService(settings, stores.queue, app.state.lobby)
+        app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
         # Players who come back: who a browser is, and finished games into history and ratings.
         app.state.players = Players(stores.players)
@@ -99,7 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BrowserHeaders, policy=settings.content_security_policy)
     if settings.gzip_minimum_bytes > 0:
         # Level 6, gzip's own default: nearly level 9's size at a fraction of its CPU. A finished
-        # game's documents come compressed already (app.edge.published) and pass as they are.
+        # game's documents come compressed already (app.edge.replay_cache) and pass as they are.
         app.add_middleware(
             GZipMiddleware, minimum_size=settings.gzip_minimum_bytes, compresslevel=6
         )

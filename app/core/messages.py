@@ -189,7 +189,7 @@ class QueueLeftOut(BaseModel):
     reason: str  # left | expired
 
 
-# --- table chat (issue 8): see app.table.feed and docs/protocol.md, "Table chat" ------------------
+# --- table chat (issue 8): see app.table.chat and docs/protocol.md, "Table chat" ------------------
 
 CHAT_MAX_CHARS = 300
 # Line breaks and tabs become spaces; other control characters and the bidirectional overrides

@@ -31,8 +31,8 @@ from app.core.schemas import (
     TableSettings,
 )
 from app.edge.deps import ListingDep, LobbyDep, ReadsDep, Token
-from app.edge.published import published, respond
 from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.replay_cache import published, respond
 from app.lobby import rematch
 from app.store.lobby_ports import ReadModel
 from app.store.records import as_utc
@@ -195,7 +195,7 @@ async def rematch_table(
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
 async def game_record(request: Request, game_id: GameId, reads: ReadsDep) -> Response:
     """The public record of a finished game: every action in order and the seed, to replay it.
-    Computed once (app.edge.published): cacheable for good, with an ETag."""
+    Computed once (app.edge.replay_cache): cacheable for good, with an ETag."""
 
     async def make() -> bytes:
         record = await public_record(reads, game_id)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 import engine
 from app.core.schemas import GameRecord, RecordPlayer
 from app.edge.api import ERRORS, GameId, public_record
-from app.edge.published import published, respond
+from app.edge.replay_cache import published, respond
 
 # What a spectator learns of another seat's prompt (the same fields the table socket keeps):
 # limits and options could reveal coins behind a screen.
@@ -115,7 +115,7 @@ async def _record(request: Request, game_id: str) -> GameRecord:
 )
 async def game_replay(request: Request, game_id: GameId) -> Response:
     """A finished game version by version, as a spectator saw it (public views, prompts, events).
-    Computed once (app.edge.published): cacheable for good, with an ETag."""
+    Computed once (app.edge.replay_cache): cacheable for good, with an ETag."""
 
     async def make() -> bytes:
         record = await _record(request, game_id)

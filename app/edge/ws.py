@@ -1,6 +1,6 @@
 """The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator).
 
-Table chat on the same socket (app.table.feed): `chat_since=<last line id seen>` replays the lines
+Table chat on the same socket (app.table.chat): `chat_since=<last line id seen>` replays the lines
 missed, `viewer=<key>` keeps a spectator's label across reconnections.
 
 The socket tier is thin: it parses each frame into a typed message, answers anything else with an
@@ -33,19 +33,19 @@ from app.core.metrics import Metrics
 from app.core.schemas import ID_PATTERN
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
-from app.edge.ws_frames import frame_budget
 from app.store.records import Arrival, utcnow
-from app.table.connections import (
+from app.table.hub import Hub
+from app.table.room import Room
+from app.wire.buckets import TokenBucket
+from app.wire.codes import (
     CLOSE_NORMAL,
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
     CLOSE_TOO_BIG,
     CLOSE_TRY_AGAIN,
-    Connection,
-    RateLimiter,
 )
-from app.table.hub import Hub
-from app.table.room import Room
+from app.wire.frames import frame_budget
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.ws")
 router = APIRouter()
@@ -181,8 +181,8 @@ async def _arrive(hub: Hub, table_id: str, token: str | None) -> Arrival | None:
 async def _receive(ws: WebSocket, room: Room, conn: Connection) -> None:
     """Read the socket's frames until it closes: each within the limits, then handled."""
     hub, settings = room.hub, room.hub.settings
-    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
-    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
+    # The bucket the socket's control frames spend too (app.wire.frames), when served so.
+    limiter = frame_budget(ws.scope) or TokenBucket(settings.rate_per_second, settings.rate_burst)
     while not conn.closing:
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":

@@ -11,7 +11,7 @@ notifications sent meanwhile are lost. SQLite has one process: the
 in-process bus delivers the lobby's messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
-A table feed's line (app.table.feed) is announced as `'<table_id>:chat:<seq>'` on Postgres.
+A table feed's line (app.table.chat) is announced as `'<table_id>:chat:<seq>'` on Postgres.
 """
 
 from __future__ import annotations

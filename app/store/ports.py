@@ -22,7 +22,7 @@ from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGa
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
 Handler = Callable[[str, int | None, Carried | None], None]
-# (table_id, line number): a line of the table's feed was stored (app.table.feed)
+# (table_id, line number): a line of the table's feed was stored (app.table.chat)
 ChatHandler = Callable[[str, int], None]
 
 
@@ -146,7 +146,7 @@ class PresenceStore(Protocol):
 
 
 class FeedStore(Protocol):
-    """Tables' feeds: chat lines and notices, numbered per table (app.store.feeds)."""
+    """Tables' feeds: chat lines and notices, numbered per table (app.store.chat)."""
 
     async def append(
         self,

@@ -144,7 +144,7 @@ class QueueEntry:
     ended_at: datetime | None = None
 
 
-# -- a table's feed (app.store.feeds) ---------------------------------------------------------
+# -- a table's feed (app.store.chat) ---------------------------------------------------------
 
 CHANNELS = ("players", "spectators", "notices")
 
@@ -264,6 +264,6 @@ class Arrival:
     name: str | None
     has_game: bool
     rows: TableRows | None  # None when not asked for
-    chat_last: int = 0  # the table feed's last line number (app.table.feed), 0: none yet
+    chat_last: int = 0  # the table feed's last line number (app.table.chat), 0: none yet
     # Its last lines (as many as asked for, all channels), when asked for.
     chat: list[Line] | None = None

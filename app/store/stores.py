@@ -11,8 +11,8 @@ from datetime import timedelta
 from app.core.config import Settings
 from app.store.arrivals import PgArrivals, SqliteArrivals
 from app.store.bus import PgBus, SqliteBus, channel_for
+from app.store.chat import PgFeeds, SqliteFeeds
 from app.store.db import Database
-from app.store.feeds import PgFeeds, SqliteFeeds
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
 from app.store.history import SqlHistory

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
 from app.core.errors import ServiceError, StoreError
-from app.table.outbound import Deadline, LiveGame
+from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Actor
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from app.core.metrics import Metrics
 from app.store.lobby_ports import ReadModel
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, PresenceStore
 from app.table.chat_guard import ChatGuard
+from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
-from app.table.outbound import LiveGame
-from app.table.thinking import Thinkers
+from app.table.live_game import LiveGame
 
 
 class Idle(Protocol):

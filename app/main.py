@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
         # Players who come back: who a browser is, and finished games into history and ratings.
-        app.state.players = Players(stores.players)
+        app.state.players = Players(stores.players, stores.games)
         app.state.history = History(stores.history)
         app.state.leagues = Leagues(stores.leagues, app.state.lobby)
         app.state.history.start()

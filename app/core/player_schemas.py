@@ -80,6 +80,9 @@ class CurrentOut(BaseModel):
     seat: int
     name: str
     status: str
+    your_move: bool = Field(False, description="the game waits for this seat now")
+    turn: int | None = None
+    deadline: datetime | None = Field(None, description="when this seat's open prompt times out")
 
 
 class MyGames(BaseModel):

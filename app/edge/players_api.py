@@ -183,12 +183,21 @@ async def my_games(
 ) -> MyGames:
     """The games I am in now, and my finished ones, newest first (`before`: the next page)."""
     player = await players.signed_in(secret)
-    held = await players.store.seats_of(player.id)
+    # The games being played come with the first page only.
+    current = await players.playing(player) if before is None else []
     results = await history.games_of(player.id, before, limit)
     return MyGames(
         current=[
-            CurrentOut(table_id=s.table_id, seat=s.seat, name=s.name, status=s.table_status)
-            for s in held
+            CurrentOut(
+                table_id=c.held.table_id,
+                seat=c.held.seat,
+                name=c.held.name,
+                status=c.held.table_status,
+                your_move=c.your_move,
+                turn=c.turn,
+                deadline=c.deadline,
+            )
+            for c in current
         ],
         finished=[finished_out(r) for r in results],
         before=results[-1].id if len(results) == limit else None,

@@ -11,14 +11,16 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import segno
 
+import engine
 from app.core.errors import Code, ServiceError
 from app.core.schemas import JoinOut
 from app.core.security import hash_token, new_id, new_token
 from app.store.player_ports import HeldSeat, PlayerRec, PlayerStore
+from app.store.ports import GameStore
 from app.store.records import utcnow
 
 CLAIM_MINUTES = 10
@@ -52,6 +54,16 @@ class Visit:
 
 
 @dataclass(frozen=True, slots=True)
+class Current:
+    """A game the player is in now: their seat, whether it waits for them, until when."""
+
+    held: HeldSeat
+    your_move: bool = False
+    turn: int | None = None
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     code: str
     path: str
@@ -60,8 +72,9 @@ class Claim:
 
 
 class Players:
-    def __init__(self, store: PlayerStore) -> None:
+    def __init__(self, store: PlayerStore, games: GameStore) -> None:
         self.store = store
+        self.games = games
         # address -> (failures, window start): the failed link attempts per address.
         self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
 
@@ -171,3 +184,18 @@ class Players:
         if player is None:
             raise ServiceError(Code.PLAYER_NOT_FOUND, "there is no such player")
         return player
+
+    async def playing(self, player: PlayerRec) -> list[Current]:
+        """The games the player is in now; for those being played, whether it is their move
+        (an open prompt of their seat) and the stored deadline, from the stored game."""
+        out = []
+        for held in await self.store.seats_of(player.id):
+            game = await self.games.load(held.table_id) if held.table_status == "playing" else None
+            if game is None or game.over:
+                out.append(Current(held))
+                continue
+            state = game.current_state()
+            mine = any(p["seat"] == held.seat for p in engine.prompts(state))
+            turn = engine.view(state, None).get("turn")
+            out.append(Current(held, mine, turn, game.deadline_at if mine else None))
+        return out

@@ -51,6 +51,16 @@ function finishedItem(game, playerId) {
   );
 }
 
+/** "being played · turn 3 · your move, until 21:04" */
+function currentText(g) {
+  const parts = [t("me.status_" + g.status)];
+  if (g.turn) parts.push(t("me.turn", { turn: g.turn }));
+  if (g.your_move) {
+    parts.push(g.deadline ? t("me.your_move_until", { time: new Date(g.deadline).toLocaleTimeString(getLang()) }) : t("me.your_move"));
+  }
+  return parts.join(" · ");
+}
+
 async function loadGames(more) {
   const query = new URLSearchParams({ limit: "10" });
   if (more && before) query.set("before", String(before));
@@ -59,7 +69,7 @@ async function loadGames(more) {
     fill(
       $("#current-games"),
       games.current.length
-        ? games.current.map((g) => h("li", {}, h("a", { href: `/t/${encodeURIComponent(g.table_id)}` }, t("me.table", { name: g.name, seat: g.seat + 1 })), ` · ${t("me.status_" + g.status)}`))
+        ? games.current.map((g) => h("li", {}, h("a", { href: `/t/${encodeURIComponent(g.table_id)}` }, t("me.table", { name: g.name, seat: g.seat + 1 })), ` · ${currentText(g)}`))
         : h("li", { class: "hint" }, t("me.none_current")),
     );
     fill($("#finished-games"));

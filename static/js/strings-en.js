@@ -322,6 +322,9 @@ export default {
   "me.claim_expired": "This link expired (it lasts 10 minutes). Make a new one on your other device.",
   "me.claim_unknown": "This link is not valid. Make a new one on your other device.",
   "me.rate_limited": "Too many links tried from here. Wait a while, then try again.",
+  "me.turn": "turn {turn}",
+  "me.your_move": "your move",
+  "me.your_move_until": "your move, until {time}",
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "My leagues",
   "league.name": "League name",

@@ -323,6 +323,9 @@ export default {
   "me.claim_expired": "Ce lien a expiré (il dure 10 minutes). Créez-en un nouveau sur votre autre appareil.",
   "me.claim_unknown": "Ce lien n’est pas valable. Créez-en un nouveau sur votre autre appareil.",
   "me.rate_limited": "Trop de liens essayés depuis ici. Patientez un peu, puis réessayez.",
+  "me.turn": "tour {turn}",
+  "me.your_move": "à vous de jouer",
+  "me.your_move_until": "à vous de jouer, jusqu’à {time}",
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "Mes ligues",
   "league.name": "Nom de la ligue",

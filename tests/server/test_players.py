@@ -11,12 +11,15 @@ import httpx
 from app.core.security import hash_token
 from tests.server.harness import (
     Database,
+    Seat,
     SeatClient,
     ServerProcess,
+    add_bots,
     create_table,
     db_execute,
     db_rows,
     join,
+    start,
 )
 
 
@@ -106,6 +109,18 @@ async def test_a_player_comes_back_and_signs_in_on_another_device(
         await page.close()
         games = (await phone.get("/api/me/games")).json()
         assert [(g["table_id"], g["seat"]) for g in games["current"]] == [(table_id, seat.seat)]
+        assert games["current"][0]["your_move"] is False  # not started
+        # Her phone holds the host's seat now: it adds the bots and starts; the game waits for
+        # her sealed bid (the bots bid at once), with no time limit at this table.
+        await add_bots(phone, Seat(table_id, back["seat"], back["token"], "Ann"), 2, "random")
+        await start(phone, Seat(table_id, back["seat"], back["token"], "Ann"))
+        [now] = (await laptop.get("/api/me/games")).json()["current"]
+        assert (now["status"], now["your_move"], now["turn"], now["deadline"]) == (
+            "playing",
+            True,
+            1,
+            None,
+        )
 
         # Signing out everywhere: the phone's cookie names nobody now; the laptop stays, anew.
         r = await laptop.post("/api/me/signout-everywhere")

@@ -1,4 +1,4 @@
-"""Friends' leagues over HTTP (`/api/leagues`): make one, join by its invite link, make a table
+"""Friends' leagues over HTTP (`/api/leagues`; joining: `/api/me/leagues`): make one, join by its invite link, make a table
 for it, and its page: members, standings over its games only, each pair's head-to-head, its last
 games. Only members see a league; the invite code is shown to them only."""
 
@@ -27,7 +27,7 @@ from app.lobby.leagues import Leagues
 from app.lobby.ratings import conservative
 from app.store.player_ports import LeagueRec
 
-router = APIRouter(prefix="/api/leagues", responses=ERRORS, tags=["leagues"])
+router = APIRouter(prefix="/api", responses=ERRORS, tags=["leagues"])
 LeagueId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a league's id")]
 
 
@@ -42,7 +42,7 @@ def league_out(league: LeagueRec) -> LeagueOut:
     return LeagueOut(id=league.id, name=league.name, invite_path=f"/leagues/join#{league.invite}")
 
 
-@router.post("", response_model=LeagueOut, status_code=201)
+@router.post("/leagues", response_model=LeagueOut, status_code=201)
 async def create_league(
     body: CreateLeague, players: PlayersDep, leagues: LeaguesDep, secret: Secret = None
 ) -> LeagueOut:
@@ -51,7 +51,8 @@ async def create_league(
     return league_out(await leagues.create(me, body.name))
 
 
-@router.post("/join", response_model=LeagueOut)
+# Not under /api/leagues/: "join" would read as a league's id there.
+@router.post("/me/leagues", response_model=LeagueOut)
 async def join_league(
     body: JoinLeague, players: PlayersDep, leagues: LeaguesDep, secret: Secret = None
 ) -> LeagueOut:
@@ -61,7 +62,7 @@ async def join_league(
     return league_out(await leagues.join(me, body.code))
 
 
-@router.get("", response_model=list[LeagueOut])
+@router.get("/leagues", response_model=list[LeagueOut])
 async def my_leagues(
     players: PlayersDep, leagues: LeaguesDep, secret: Secret = None
 ) -> list[LeagueOut]:
@@ -69,7 +70,7 @@ async def my_leagues(
     return [league_out(league) for league in await leagues.leagues_of(me)]
 
 
-@router.post("/{league_id}/tables", response_model=TableOut, status_code=201)
+@router.post("/leagues/{league_id}/tables", response_model=TableOut, status_code=201)
 async def league_table(
     request: Request,
     league_id: LeagueId,
@@ -91,7 +92,7 @@ async def league_table(
     )  # fmt: skip
 
 
-@router.get("/{league_id}", response_model=LeaguePage)
+@router.get("/leagues/{league_id}", response_model=LeaguePage)
 async def league_page(
     league_id: LeagueId,
     players: PlayersDep,

@@ -76,7 +76,7 @@ export async function joinLeague() {
   $("#league-title").textContent = t("league.title");
   const code = window.location.hash.slice(1);
   try {
-    const league = await api("POST", "/api/leagues/join", { body: { code } });
+    const league = await api("POST", "/api/me/leagues", { body: { code } });
     window.location.replace(`/leagues/${encodeURIComponent(league.id)}`);
   } catch (e) {
     message(errorText(e));

@@ -44,16 +44,16 @@ async def test_a_league_game_counts_in_its_league_only(
         assert r.status_code == 201, r.text
         friday = r.json()
         assert friday["invite_path"].startswith("/leagues/join#")
-        r = await bea.post("/api/leagues/join", json={"code": code_of(friday)})
+        r = await bea.post("/api/me/leagues", json={"code": code_of(friday)})
         assert r.json()["id"] == friday["id"]
         # "B\u0435a" (a Cyrillic e) reads as Bea: refused within the league.
-        r = await dan.post("/api/leagues/join", json={"code": code_of(friday)})
+        r = await dan.post("/api/me/leagues", json={"code": code_of(friday)})
         assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken")
-        r = await dan.post("/api/leagues/join", json={"code": "nonexistent"})
+        r = await dan.post("/api/me/leagues", json={"code": "nonexistent"})
         assert r.status_code == 404
         # Another league, with Ann in it too.
         other = (await cy.post("/api/leagues", json={"name": "Sundays"})).json()
-        await ann.post("/api/leagues/join", json={"code": code_of(other)})
+        await ann.post("/api/me/leagues", json={"code": code_of(other)})
         # Only members see a league or make its tables.
         r = await cy.get(f"/api/leagues/{friday['id']}")
         assert (r.status_code, r.json()["detail"]["code"]) == (403, "not_member")

@@ -2,7 +2,8 @@
 // script reads): the lobby's name kept with the player, a seat linked to the player when it is
 // taken, and a seat taken back on another device. A first visit makes the player (GET /api/me).
 
-import { $, api, saveName } from "./common.js";
+import { $, h, api, saveName } from "./common.js";
+import { t } from "./i18n.js";
 
 let me = null;
 
@@ -21,6 +22,10 @@ export async function currentPlayer() {
 export async function syncLobbyName() {
   const input = $("#player-name");
   const player = await currentPlayer();
+  if (player && player.notice === "new_player" && input) {
+    // Signed out elsewhere, or a cookie that was not ours: say so rather than fail.
+    input.closest("section").append(h("p", { class: "hint", role: "status" }, t("me.new_player")));
+  }
   if (input && player && player.name && !input.value.trim()) {
     input.value = player.name;
     saveName(player.name);

@@ -1,4 +1,4 @@
-"""The `dragonstones` command: serve, db upgrade/downgrade, replay, analyse, simulate."""
+"""The `dragonstones` command: serve, db upgrade/downgrade, replay, analyse, simulate, ratings rebuild."""
 
 from __future__ import annotations
 
@@ -53,6 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         "simulate", help="play bot games offline (see dragonstones simulate --help)"
     )
 
+    ratings = commands.add_parser("ratings", help="players' ratings (DATABASE_URL)")
+    rebuild = ratings.add_subparsers(dest="ratings_command", required=True).add_parser(
+        "rebuild", help="recompute every rating from the recorded games, and store them"
+    )
+    rebuild.add_argument(
+        "--check", action="store_true", help="exit 1 if a stored rating was not the recomputed one"
+    )
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args.host, args.port, args.log_level)
@@ -72,8 +80,36 @@ def main(argv: list[str] | None = None) -> int:
         return replay_file(args.file)
     if args.command == "analyse":
         return analyse_file(args.file, args.worlds)
+    if args.command == "ratings":
+        return _rebuild_ratings(check=args.check)
     parser.error(f"unknown command {args.command!r}")
     return 2
+
+
+def _rebuild_ratings(*, check: bool) -> int:
+    import asyncio
+
+    from app.core.config import get_settings
+    from app.lobby.history import History
+    from app.store import migrate
+    from app.store.stores import open_stores
+
+    settings = get_settings()
+    migrate.upgrade("head", settings)
+
+    async def rebuild() -> tuple[int, list[str]]:
+        stores = open_stores(settings)
+        try:
+            rebuilt, differ = await History(stores.history).rebuild()
+        finally:
+            await stores.close()
+        return len(rebuilt), differ
+
+    count, differ = asyncio.run(rebuild())
+    print(f"{count} ratings rebuilt from the recorded games; {len(differ)} differed")
+    for key in differ:
+        print(f"  differed: {key}")
+    return 1 if check and differ else 0
 
 
 def _serve(host: str, port: int, log_level: str | None) -> int:

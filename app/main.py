@@ -19,7 +19,9 @@ from app.edge import (
     after_game,
     catalogue_api,
     http_errors,
+    leagues_api,
     metrics_access,
+    players_api,
     queue_api,
     readiness,
     replay,
@@ -32,6 +34,9 @@ from app.edge.ratelimit import HttpRateLimit
 from app.edge.replay_cache import Published
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
+from app.lobby.history import History
+from app.lobby.leagues import Leagues
+from app.lobby.players import Players
 from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
@@ -75,9 +80,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.analysis_workers, settings.analysis_nice,
         )  # fmt: skip
         app.state.analyst.resume_soon()
+        # Players who come back: who a browser is, and finished games into history and ratings.
+        app.state.players = Players(stores.players, stores.games)
+        app.state.history = History(stores.history)
+        app.state.leagues = Leagues(stores.leagues, app.state.lobby)
+        app.state.history.start()
         try:
             yield
         finally:
+            await app.state.history.close()
             await app.state.analyst.close()
             await app.state.queue.close()
             await hub.close()
@@ -130,6 +141,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         test_clock.enable(settings.test_clock)
         app.include_router(test_clock.router)
     app.include_router(catalogue_api.router)
+    app.include_router(players_api.router)
+    app.include_router(players_api.pages)
+    app.include_router(leagues_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -83,6 +83,13 @@ class Code(StrEnum):
     # -- more time for a decision: answered on the socket, which stays open --
     NO_TIME_LIMIT = "no_time_limit"
     NO_MORE_TIME = "no_more_time"
+    # -- players who come back: the browser's player and one-time sign-in links --
+    NOT_SIGNED_IN = "not_signed_in"
+    CLAIM_UNKNOWN = "claim_unknown"
+    CLAIM_USED = "claim_used"
+    CLAIM_EXPIRED = "claim_expired"
+    PLAYER_NOT_FOUND = "player_not_found"
+    NOT_MEMBER = "not_member"  # a friends' league's page asked by someone not in it
 
 
 STATUS: dict[str, int] = {
@@ -133,6 +140,13 @@ STATUS: dict[str, int] = {
     Code.TOO_MANY_TABLES: 429,
     Code.NO_TIME_LIMIT: 409,
     Code.NO_MORE_TIME: 409,
+    # -- players who come back --
+    Code.NOT_SIGNED_IN: 401,
+    Code.CLAIM_UNKNOWN: 404,
+    Code.CLAIM_USED: 410,
+    Code.CLAIM_EXPIRED: 410,
+    Code.PLAYER_NOT_FOUND: 404,
+    Code.NOT_MEMBER: 403,
 }
 
 

@@ -72,6 +72,8 @@ class TableRow(Base):
     # The client address that opened it with POST /api/tables (null: opened with a player seated,
     # by quick play, the queue or play again): its open tables nobody sits at count against it.
     creator_address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # The friends' league the table was made for (app.store.league_rows): its game counts there.
+    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -102,6 +104,9 @@ class SeatRow(Base):
     # Refreshed on connect and by the heartbeat of the process holding a socket of this seat:
     # a crashed process's seats count as away once it is older than a few heartbeats.
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The player (app.store.player_rows) signed in where this seat was taken; null: a guest or
+    # a bot. Their other browsers get the seat back through it.
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class GameRow(Base):

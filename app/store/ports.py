@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import engine
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
+from app.store.player_ports import HistoryStore, LeagueStore, PlayerStore
 from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
@@ -228,4 +229,7 @@ class Stores:
     bus: Bus
     health: Health
     analyses: AnalysisStore
+    players: PlayerStore
+    history: HistoryStore
+    leagues: LeagueStore
     close: Callable[[], Awaitable[None]]  # the pools and connections, at shutdown

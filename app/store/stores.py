@@ -16,7 +16,10 @@ from app.store.chat import PgFeeds, SqliteFeeds
 from app.store.db import Database
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
+from app.store.history import SqlHistory
+from app.store.leagues import SqlLeagues
 from app.store.pgpool import PgPool
+from app.store.players import SqlPlayers
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, Stores
 from app.store.presence import Presence
 from app.store.queries import Queries
@@ -85,5 +88,8 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         bus=bus,
         health=SqlHealth(db.engine),
         analyses=SqlAnalyses(db),
+        players=SqlPlayers(db),
+        history=SqlHistory(db),
+        leagues=SqlLeagues(db),
         close=close,
     )

@@ -142,6 +142,9 @@ export function savedSeat(tableId) {
 
 export function saveSeat(tableId, seat) {
   storageSet(seatKey(tableId), seat ? JSON.stringify(seat) : null);
+  // A seat taken while signed in is the player's too (static/js/players.js): loaded on demand,
+  // so that this module's importers do not all load it.
+  if (seat && seat.token) import("./players.js").then((p) => p.linkSeat(tableId, seat.token, seat.name));
 }
 
 // ---- HTTP ----

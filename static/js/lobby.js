@@ -6,6 +6,7 @@ import {
 import { t, getLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { setupQueue, renderQueue } from "./queue.js";
+import { syncLobbyName } from "./players.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -288,4 +289,5 @@ setupLanguageSwitch(rerender);
 rerender();
 refresh();
 loadMyTables();
+syncLobbyName(); // the name kept with this browser's player (static/js/players.js)
 window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);

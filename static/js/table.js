@@ -1,7 +1,8 @@
 // The table page: which view shows (join form, a game already started, waiting room, the game),
 // and the start. State lives in store.js; the socket in socket.js; each panel renders itself.
 
-import { $, api, ApiError, savedSeat, setupLanguageSwitch } from "./common.js";
+import { $, api, ApiError, savedSeat, saveSeat, setupLanguageSwitch } from "./common.js";
+import { linkSeat, seatBack } from "./players.js";
 import { t } from "./i18n.js";
 import { state, subscribe, update, refreshAll } from "./store.js";
 import { connect } from "./socket.js";
@@ -49,7 +50,14 @@ async function boot() {
   }
   // A table closed for idleness (issue 8) says so instead of offering a seat.
   if (table && table.status === "closed") return update({ table, page: "notfound", notice: t("table.closed") });
-  const seat = state.watchOnly ? null : savedSeat(state.tableId);
+  // A seat this player took on another device is given back here (static/js/players.js).
+  let seat = state.watchOnly ? null : savedSeat(state.tableId);
+  if (!seat && !state.watchOnly && table && table.status !== "closed") {
+    seat = await seatBack(state.tableId);
+    if (seat) saveSeat(state.tableId, seat);
+  } else if (seat) {
+    linkSeat(state.tableId, seat.token, seat.name); // the lobby may have left before linking
+  }
   update({ table, seat });
   if (!seat && !state.watchOnly && table) {
     // An invite link in a fresh browser: a seat to take, or a game that started without us.

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 import engine
+from app.core.security import hash_token
 from engine.state import Bid, TieBid
 from tests.server.harness import (
     SeatClient,
@@ -221,3 +222,73 @@ async def test_game_record_and_table_hide_secrets_while_playing(
         for answer in (await http.get(f"/api/tables/{table_id}"), await http.get("/api/tables")):
             for person in people:
                 assert person.token not in answer.text
+
+
+async def test_no_frame_or_answer_carries_a_players_secret_or_sign_in_link(
+    shared_server: ServerProcess,
+) -> None:
+    """A signed-in player (two browsers, a sign-in link used and one open, a seat taken back on
+    the second browser) plays with another person and a bot, watched by a spectator: nothing the
+    other person, the spectator or anyone asking receives carries her secrets, her links or her
+    seat's tokens, nor their hashes; nor does the server's log."""
+    server = shared_server
+    laptop = httpx.AsyncClient(base_url=server.http, timeout=20)
+    phone = httpx.AsyncClient(base_url=server.http, timeout=20)
+    other = httpx.AsyncClient(base_url=server.http, timeout=20)
+    async with laptop, phone, other:
+        ann = (await laptop.get("/api/me")).json()
+        await laptop.patch("/api/me", json={"name": "Ann"})
+        used = (await laptop.post("/api/me/claims")).json()["code"]
+        assert (await phone.post("/api/claims", json={"code": used})).status_code == 200
+        still_open = (await laptop.post("/api/me/claims")).json()["code"]
+        await other.get("/api/me")
+        table_id = await create_table(other, 3)
+        bob = await join(other, table_id, "Bob")
+        mine = await join(laptop, table_id, "Ann")
+        link = {"table_id": table_id, "token": mine.token}
+        assert (await laptop.post("/api/me/seats", json=link)).status_code == 204
+        back = (await phone.post(f"/api/me/tables/{table_id}/seat")).json()
+        await add_bots(other, bob, 1, "random")
+        secrets = [
+            str(laptop.cookies.get("ds_player")),
+            str(phone.cookies.get("ds_player")),
+            used,
+            still_open,
+            mine.token,
+            back["token"],
+        ]
+        secrets += [hash_token(s) for s in secrets]
+
+        players = [
+            SeatClient(server.ws, table_id, bob.token, bob.seat, bot_strategy("random", 1)),
+            SeatClient(server.ws, table_id, back["token"], back["seat"], bot_strategy("random", 2)),
+        ]
+        spectator = SeatClient(server.ws, table_id, None, None)
+        for client in (*players, spectator):
+            await client.connect()
+        table = await start(other, bob)
+        await asyncio.gather(
+            *(p.play_until_over(90) for p in players),
+            spectator.wait_for(lambda m: m["type"] == "state" and m["view"]["winner"], 90),
+        )
+        game = table["game_id"]
+        answers = [
+            await other.get(path)
+            for path in (
+                f"/api/tables/{table_id}",
+                "/api/tables?status=playing",
+                f"/api/games/{game}",
+                f"/api/games/{game}/replay",
+                f"/api/players/{ann['id']}",
+                "/api/me/games",
+                "/api/me",
+            )
+        ]
+        assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+        assert "Ann" in answers[4].text  # her public page: her name, no secret
+        seen = [*players[0].frames, *spectator.frames, *(a.text for a in answers), server.log()]
+        for text in seen:
+            for secret in secrets:
+                assert secret not in text
+        for client in (*players, spectator):
+            await client.close()

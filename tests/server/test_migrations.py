@@ -13,6 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from app.core.config import Settings
+from app.store import player_rows
 from app.store.db import make_engine
 from app.store.models import Base
 from tests.server.harness import REPO, Database, db_rows
@@ -21,6 +22,10 @@ TABLES = {"tables", "seats", "games", "actions"}
 TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
 TABLES |= {"table_messages"}  # table chat (issue 8)
 TABLES |= {"analyses", "analysis_decisions"}  # the analysis of finished games
+# Players who come back: identity, history and ratings (app.store.player_rows).
+TABLES |= {"players", "player_secrets", "player_claims", "game_results", "game_placements"}
+TABLES |= {"ratings", "leagues", "league_members"}
+assert player_rows.PlayerRow.metadata is Base.metadata  # the drift check sees those rows too
 
 
 def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:

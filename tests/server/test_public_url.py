@@ -1,4 +1,5 @@
-"""PUBLIC_URL: the lobby's answers carry invite and watch links on it; without it, none."""
+"""PUBLIC_URL: the lobby's answers carry invite and watch links on it; without it, none. On
+https, a player's cookie is Secure."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ async def test_tables_carry_links_on_public_url(sqlite_db: Database, server_fact
         ):
             assert table["invite_url"] == f"https://dragons.example.org/t/{table_id}"
             assert table["watch_url"] == f"https://dragons.example.org/t/{table_id}?watch=1"
+        # Served over https: a player's cookie is sent back over https only.
+        cookie = (await http.get("/api/me")).headers["set-cookie"].lower()
+        assert "secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
 
 
 async def test_tables_have_no_links_without_public_url(

@@ -1,8 +1,8 @@
 """The analysis of finished games: `analyses` (one per game and budget asked for, finished or
 not: unfinished ones are resumed at start) and `analysis_decisions` (one row per decision).
 
-Revision ID: 0012a
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-04
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0012a"
-down_revision: str | Sequence[str] | None = "0011"
+revision: str = "0013"
+down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

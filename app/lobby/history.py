@@ -1,0 +1,78 @@
+"""Finished games into history and ratings: a pass records every game that ended and is not
+recorded yet (its placements from the final state, its ratings moved in the same transaction),
+run every few seconds in each process and before a player's games are read, so that a game is
+recorded even when the process that played its end was killed. Also what a player's history and
+rating read, and the rebuild of every rating from the history."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+
+from app.core.errors import StoreError
+from app.lobby import ratings
+from app.store.player_ports import HistoryStore, RatingRec, Result
+
+log = logging.getLogger("dragonstones.history")
+
+PASS_SECONDS = 5.0
+BATCH = 50
+
+
+class History:
+    def __init__(self, store: HistoryStore, pass_seconds: float = PASS_SECONDS) -> None:
+        self.store = store
+        self.pass_seconds = pass_seconds
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def record_pending(self) -> int:
+        """Record the finished games not recorded yet; how many this pass recorded."""
+        done = 0
+        async with self._lock:
+            while True:
+                pending = await self.store.unrecorded(BATCH)
+                for ended in pending:
+                    rated, placed = ratings.placements(ended)
+                    recorded = await self.store.record(
+                        ended, rated, placed, functools.partial(ratings.advance, placed)
+                    )
+                    done += int(recorded)
+                if len(pending) < BATCH:
+                    return done
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="history")
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.pass_seconds)
+            try:
+                await self.record_pending()
+            except StoreError as exc:  # the database is away: the next pass tries again
+                log.warning("recording finished games failed, trying again later: %r", exc)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def games_of(self, player_id: str, before: int | None, limit: int) -> list[Result]:
+        await self.record_pending()
+        return await self.store.results_of(player_id, before, limit)
+
+    async def rating(self, key: str) -> RatingRec | None:
+        return (await self.store.ratings([key])).get(key)
+
+    async def rebuild(self) -> tuple[dict[str, RatingRec], list[str]]:
+        """Every rating recomputed from the history and stored; and the keys whose stored
+        rating was not exactly the recomputed one."""
+        await self.record_pending()
+        rebuilt = ratings.rebuild([r async for r in self.store.everything()])
+        stored = await self.store.ratings(sorted(rebuilt))
+        differ = sorted(k for k, r in rebuilt.items() if stored.get(k) != r)
+        await self.store.replace_ratings(rebuilt)
+        return rebuilt, differ

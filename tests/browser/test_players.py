@@ -1,0 +1,100 @@
+"""A player who comes back: she closes her browser, the server restarts, and she is still
+herself (her name, her game); a one-time link signs her phone in, which opens the game she is
+seated at and plays her seat. The players' page passes axe on the phone, in English and French."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ConsoleWatch, NewPage, Server
+from tests.browser.test_accessibility import AXE, OPTIONS
+from tests.browser.test_screens import DEVICES
+
+pytestmark = pytest.mark.browser
+
+
+def open_untimed_table_with_bots(page: Page, server: Server, name: str) -> str:
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill(name)
+    # No time limit: nothing moves her seat on while she is away.
+    page.select_option("#timer", "")
+    page.select_option("#choose-timer", "")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator("#waiting-view")).to_be_visible()
+    for seated in (2, 3):
+        page.get_by_role("button", name="Add a bot").click()
+        expect(page.locator("#waiting-seats li:not(.empty)")).to_have_count(seated)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game-view")).to_be_visible()
+    return page.url.split("/t/", 1)[1].split("?", 1)[0]
+
+
+def test_a_player_comes_back_and_plays_her_seat_on_her_phone(
+    server: Server, new_page: NewPage, console: ConsoleWatch
+) -> None:
+    laptop = new_page("laptop")
+    table_id = open_untimed_table_with_bots(laptop, server, "Alice")
+    expect(laptop.locator("#action-area")).to_have_attribute("data-state", "bid")
+
+    # She closes the browser; the server restarts; she opens it again (same cookies, same storage).
+    kept: Any = laptop.context.storage_state()
+    laptop.context.close()
+    server.stop()
+    server.start()
+    browser = laptop.context.browser
+    assert browser is not None
+    again = browser.new_context(storage_state=kept, viewport={"width": 1280, "height": 800})
+    laptop = again.new_page()
+    laptop.goto(server.url + "/")
+    laptop.get_by_role("link", name="My games").click()
+    expect(laptop.locator("#me-name")).to_have_value("Alice")
+    expect(laptop.locator(f"#current-games a[href='/t/{table_id}']")).to_be_visible()
+
+    # A one-time link for her phone.
+    laptop.get_by_role("button", name="Use on another device").click()
+    expect(laptop.locator("#claim-link")).to_have_value(re.compile(r"/me/claim#[\w-]{40,}$"))
+    link = laptop.input_value("#claim-link")
+    expect(laptop.locator("#claim-qr")).to_have_attribute("src", re.compile(r"^data:image/svg"))
+
+    phone = new_page("phone", viewport=DEVICES["phone"], is_mobile=True)
+    phone.goto(link)
+    expect(phone.locator("#claim-result")).to_contain_text("Alice")
+    assert "#" not in phone.url  # the spent code left the address bar
+    # Used once: opening it again is refused, saying why (the browser logs the 410).
+    console.tolerated.append("status of 410")
+    phone.goto(link)
+    expect(phone.locator("#claim-result")).to_contain_text("used already")
+
+    # The phone opens the table: her seat, her turn to bid, and she bids.
+    phone.goto(f"{server.url}/t/{table_id}")
+    expect(phone.locator("#game-view")).to_be_visible()
+    expect(phone.locator(".seat.me")).to_have_attribute("data-seat", "0")
+    expect(phone.locator("#action-area")).to_have_attribute("data-state", "bid")
+    phone.click("#action-area [data-more=fairy_gold]")
+    phone.get_by_role("button", name="Submit bid").click()
+    # Her bid counted (the bots had bid already: the auction was settled, her Fairy Gold spent),
+    # and her laptop, opened again, shows the same game.
+    spent = re.compile(r"\D1\s*Fairy Gold spent")
+    expect(phone.locator(".seat[data-seat='0']")).to_contain_text(spent)
+    laptop.goto(f"{server.url}/t/{table_id}")
+    expect(laptop.locator(".seat.me")).to_have_attribute("data-seat", "0")
+    expect(laptop.locator(".seat[data-seat='0']")).to_contain_text(spent)
+
+    # Her page on the phone: no serious accessibility problem, in French and in English.
+    phone.goto(server.url + "/me")
+    expect(phone.locator("#me-name")).to_have_value("Alice")
+    if AXE is not None:
+        for lang in ("fr", "en"):
+            phone.locator(f"[data-lang-button={lang}]").click()
+            expect(phone.locator("html")).to_have_attribute("lang", lang)
+            violations = AXE.run(phone, options=OPTIONS).response["violations"]
+            grave = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+            assert not grave, (lang, grave)
+    # It fits the phone: nothing wider than the screen.
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= DEVICES["phone"]["width"], width
+    again.close()

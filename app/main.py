@@ -15,19 +15,29 @@ from fastapi.staticfiles import StaticFiles
 from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
-from app.edge import http_errors, metrics_access, queue_api, readiness, replay, test_clock
+from app.edge import (
+    after_game,
+    http_errors,
+    metrics_access,
+    queue_api,
+    readiness,
+    replay,
+    test_clock,
+)
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
-from app.edge.published import Published
 from app.edge.ratelimit import HttpRateLimit
+from app.edge.replay_cache import Published
 from app.edge.replica import ReplicaHeader, replica_name
 from app.edge.ws import router as ws_router
+from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
-from app.table.connections import KeepTransport
+from app.table.analysis import Analyst
 from app.table.hub import Hub
+from app.wire.transport import KeepTransport
 
 log = logging.getLogger("dragonstones")
 
@@ -56,11 +66,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby = Lobby(stores.tables, stores.reads, hub)
         await hub.start()
         # The matchmaking queue: its loop runs in every process.
-        app.state.queue = queue_api.QueueService(settings, stores.queue, app.state.lobby)
+        app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
+        # Finished games' analyses, in their own low-priority workers; unfinished ones resume.
+        app.state.analyst = Analyst(
+            stores.analyses, stores.reads, settings.analysis_worlds,
+            settings.analysis_workers, settings.analysis_nice,
+        )  # fmt: skip
+        app.state.analyst.resume_soon()
         try:
             yield
         finally:
+            await app.state.analyst.close()
             await app.state.queue.close()
             await hub.close()
             await stores.close()
@@ -82,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BrowserHeaders, policy=settings.content_security_policy)
     if settings.gzip_minimum_bytes > 0:
         # Level 6, gzip's own default: nearly level 9's size at a fraction of its CPU. A finished
-        # game's documents come compressed already (app.edge.published) and pass as they are.
+        # game's documents come compressed already (app.edge.replay_cache) and pass as they are.
         app.add_middleware(
             GZipMiddleware, minimum_size=settings.gzip_minimum_bytes, compresslevel=6
         )
@@ -101,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_router)
     app.include_router(pages)
     app.include_router(replay.router)
+    app.include_router(after_game.router)
     app.include_router(readiness.router)
     app.include_router(metrics_access.router)
     app.include_router(queue_api.router)

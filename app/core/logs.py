@@ -9,13 +9,13 @@ own `refused` line.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
 from contextvars import ContextVar
 from typing import Any
 
-from app.core.metrics import JsonFormatter, TextFormatter
 from app.core.refusals import REFUSALS, address_key
 
 # A spectator's viewer key is a credential too (it speaks under the spectator's label).
@@ -29,6 +29,37 @@ REFUSING_HANDSHAKE: ContextVar[bool] = ContextVar("dragonstones_refusing", defau
 _ACCEPTED = '%s - "WebSocket %s" [accepted]'
 # websockets' own lines for every socket, which say nothing uvicorn's line does not.
 _NOISE = frozenset({"connection open", "connection closed"})
+
+
+events = logging.getLogger("dragonstones.events")
+
+
+def event(name: str, **fields: Any) -> None:
+    """One structured line: `LOG_FORMAT=json` turns it into one JSON object."""
+    events.info(name, extra={"fields": fields})
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        line.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        fields = getattr(record, "fields", None)
+        if fields:
+            text += " " + " ".join(f"{k}={v}" for k, v in fields.items())
+        return text
 
 
 class QuietProtocolErrors(logging.Filter):

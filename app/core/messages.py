@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.actions import GameAction
 from app.core.clock import server_clock
 from app.core.schemas import BotKind, TableOut
 
@@ -21,7 +22,7 @@ class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["action"]
-    action: dict[str, Any]
+    action: GameAction
     # Chosen by the client, unique per game: a retry with the same id has no second effect.
     action_id: str = Field(min_length=1, max_length=64, strict=True)
 
@@ -189,7 +190,7 @@ class QueueLeftOut(BaseModel):
     reason: str  # left | expired
 
 
-# --- table chat (issue 8): see app.table.feed and docs/protocol.md, "Table chat" ------------------
+# --- table chat (issue 8): see app.table.chat and docs/protocol.md, "Table chat" ------------------
 
 CHAT_MAX_CHARS = 300
 # Line breaks and tabs become spaces; other control characters and the bidirectional overrides

@@ -1,12 +1,11 @@
-"""What an operator measures: Prometheus metrics (served at `/metrics`) and one structured log line
-per event (JSON when `LOG_FORMAT=json`). Seat tokens never appear in either.
+"""What an operator measures: Prometheus metrics (served at `/metrics`), and the events worth a
+structured log line (written by app.core.logs). Seat tokens never appear in either.
 
 Each process has its own registry, so that several apps in one process (tests) do not mix counts.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
@@ -20,9 +19,9 @@ from prometheus_client import (
     generate_latest,
 )
 
+from app.core.logs import event
+from app.core.logs import events as log
 from app.core.refusals import REFUSALS, address_key
-
-log = logging.getLogger("dragonstones.events")
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST  # what /metrics answers with
 
@@ -165,31 +164,3 @@ def _who(fields: dict[str, Any]) -> str:
     if address:
         return address_key(str(address))
     return f"table {fields.get('table')} seat {fields.get('seat')}"
-
-
-def event(name: str, **fields: Any) -> None:
-    """One structured line: `LOG_FORMAT=json` turns it into one JSON object."""
-    log.info(name, extra={"fields": fields})
-
-
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "time": round(record.created, 3),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "event": record.getMessage(),
-        }
-        line.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            line["error"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
-
-
-class TextFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        fields = getattr(record, "fields", None)
-        if fields:
-            text += " " + " ".join(f"{k}={v}" for k, v in fields.items())
-        return text

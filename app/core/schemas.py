@@ -18,6 +18,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.actions import GameAction
 
 MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
@@ -271,7 +272,7 @@ class JoinOut(BaseModel):
 class RecordedAction(BaseModel):
     version: int
     seat: int
-    action: dict[str, Any]
+    action: GameAction
 
 
 class RecordPlayer(BaseModel):

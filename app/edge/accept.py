@@ -19,7 +19,7 @@ address, so one address could hold every descriptor of the process with idle con
   none): beyond it `431 head_too_large`.
 
 A connection upgraded to a WebSocket keeps its place under the cap until it closes
-(app.edge.ws_frames, which also counts its control frames against its message budget).
+(app.wire.frames, which also counts its control frames against its message budget).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from app.core.errors import Code
 from app.core.metrics import Metrics
 from app.core.refusals import address_key
 from app.edge.ratelimit import parse_proxies
-from app.edge.ws_frames import FrameLimits, GuardedWebSockets
+from app.wire.frames import FrameLimits, GuardedWebSockets
 
 # Descriptors kept for everything but client connections (the database pool and its listener,
 # SQLite's files, the log, the hard bots' pipes, the event loop's own).

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from app.edge.ratelimit import Buckets
+from app.wire.buckets import Buckets
 
 
 class Refused(Exception):

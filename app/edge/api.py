@@ -12,6 +12,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
 import engine
+from app.core.actions import shown
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -31,8 +32,8 @@ from app.core.schemas import (
     TableSettings,
 )
 from app.edge.deps import ListingDep, LobbyDep, ReadsDep, Token
-from app.edge.published import published, respond
 from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.replay_cache import published, respond
 from app.lobby import rematch
 from app.store.lobby_ports import ReadModel
 from app.store.records import as_utc
@@ -195,7 +196,7 @@ async def rematch_table(
 @api.get("/games/{game_id}", response_model=GameRecord, tags=["games"])
 async def game_record(request: Request, game_id: GameId, reads: ReadsDep) -> Response:
     """The public record of a finished game: every action in order and the seed, to replay it.
-    Computed once (app.edge.published): cacheable for good, with an ETag."""
+    Computed once (app.edge.replay_cache): cacheable for good, with an ETag."""
 
     async def make() -> bytes:
         record = await public_record(reads, game_id)
@@ -221,7 +222,7 @@ async def public_record(reads: ReadModel, game_id: str) -> GameRecord:
         version=game.version,
         final_state_sha256=hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest(),
         final_view=engine.view(state, None),
-        actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in game.actions],
+        actions=[RecordedAction(version=v, seat=s, action=shown(a)) for v, s, a in game.actions],
         created_at=as_utc(game.created_at),
         finished_at=as_utc(game.finished_at) if game.finished_at else None,
     )

@@ -1,12 +1,5 @@
-"""The matchmaking queue's HTTP routes and its socket `/ws/queue?ticket=<id>&token=<secret>`, and
-the per-process loop that keeps the queue moving: a matching pass every `QUEUE_MATCH_SECONDS`,
-the heartbeat of the entries whose sockets are open here, and what each socket is told.
-
-Whichever process forms a table, every socket learns it from the database: each process reads
-the tickets of its own sockets (two queries, however many sockets) every `QUEUE_POLL_SECONDS`, and
-at once after a join or a match made here. A socket is sent a message only when what it shows
-changes.
-"""
+"""The matchmaking queue's HTTP routes and its socket `/ws/queue?ticket=<id>&token=<secret>`; the
+loop that keeps the queue moving and tells the sockets is app.lobby.queue_service's."""
 
 from __future__ import annotations
 
@@ -21,17 +14,13 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi import Path as PathParam
 from pydantic import ValidationError
 
-from app.core.clock import server_clock
-from app.core.config import Settings
 from app.core.errors import Code, ServiceError, is_outage
 from app.core.messages import (
     QUEUE_CLIENT_TYPES,
     ErrorOut,
-    MatchedOut,
     PingIn,
     PongOut,
     QueueBotsIn,
-    QueueLeftOut,
     queue_client_message,
 )
 from app.core.metrics import Metrics
@@ -41,19 +30,11 @@ from app.edge.deps import Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.sockets import admit, refuse
 from app.edge.ws import BROKEN_FRAMING, protocol_error
-from app.edge.ws_frames import frame_budget
-from app.lobby.matchmaking import Matchmaker
-from app.lobby.tables import Lobby
-from app.lobby.tickets import QueueMessage
-from app.store.lobby_ports import QueueStore
-from app.table.connections import (
-    CLOSE_NORMAL,
-    CLOSE_NOT_FOUND,
-    CLOSE_POLICY,
-    CLOSE_TOO_BIG,
-    Connection,
-    RateLimiter,
-)
+from app.lobby.queue_service import QueueService
+from app.wire.buckets import TokenBucket
+from app.wire.codes import CLOSE_NORMAL, CLOSE_NOT_FOUND, CLOSE_POLICY, CLOSE_TOO_BIG
+from app.wire.frames import frame_budget
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.queue")
 
@@ -65,103 +46,6 @@ _FULL_PASS_SECONDS = 30.0
 _OUTAGE_LOG_SECONDS = 30.0
 
 router = APIRouter(tags=["queue"], responses=ERRORS)
-
-
-class QueueService:
-    """This process's queue: the matchmaker, the open queue sockets and the loop."""
-
-    def __init__(self, settings: Settings, queue: QueueStore, lobby: Lobby) -> None:
-        self.settings = settings
-        self.matchmaker = Matchmaker(queue, lobby, settings)
-        self.sockets: dict[str, set[Connection]] = {}
-        self.shown: dict[Connection, str] = {}  # the last message each socket was sent
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self.closed = False
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="queue")
-
-    async def close(self) -> None:
-        self.closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-
-    def wake(self) -> None:
-        """Something changed here (a join, a match): tell the sockets now."""
-        self._wake.set()
-
-    async def _run(self) -> None:
-        settings = self.settings
-        last_match = last_beat = last_full = 0.0
-        beat_every = max(0.2, settings.queue_grace_seconds / 4)
-        # An outage fails every pass: said once in a while, not twice a second.
-        outage_said = -_OUTAGE_LOG_SECONDS
-        while not self.closed:
-            await server_clock.wait(self._wake, settings.queue_poll_seconds)
-            self._wake.clear()
-            now = server_clock.monotonic()
-            try:
-                if (
-                    settings.queue_match_seconds > 0
-                    and now - last_match >= settings.queue_match_seconds
-                ):
-                    # A full pass (a write) when someone waits; else now and then, to delete
-                    # old entries and start a table a crashed process formed.
-                    if (
-                        now - last_full >= _FULL_PASS_SECONDS
-                        or await self.matchmaker.anyone_waiting()
-                    ):
-                        last_full = now
-                        await self.matchmaker.match()
-                    last_match = now
-                if self.sockets and now - last_beat >= beat_every:
-                    last_beat = now
-                    await self.matchmaker.heartbeat(list(self.sockets))
-                await self.tell(list(self.sockets))
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not is_outage(exc) or now - outage_said >= _OUTAGE_LOG_SECONDS:
-                    log.warning("queue loop: %r", exc)
-                    outage_said = now if is_outage(exc) else outage_said
-
-    async def tell(self, tickets: list[str]) -> None:
-        """Send each socket of these tickets what it should show, if that changed."""
-        if not tickets:
-            return
-        messages = await self.matchmaker.messages(tickets)
-        for ticket in tickets:
-            message = messages.get(ticket)
-            if message is not None:
-                for conn in list(self.sockets.get(ticket, ())):
-                    self.show(conn, message)
-
-    def show(self, conn: Connection, message: QueueMessage) -> None:
-        frame = message.model_dump_json(exclude={"server_time"})
-        if self.shown.get(conn) == frame:
-            return
-        self.shown[conn] = frame
-        conn.send(message)
-        if isinstance(message, MatchedOut | QueueLeftOut):
-            conn.close(CLOSE_NORMAL, message.type)
-
-    def add(self, ticket: str, conn: Connection) -> None:
-        self.sockets.setdefault(ticket, set()).add(conn)
-
-    def remove(self, ticket: str, conn: Connection) -> bool:
-        """Forget a socket; True if it was this ticket's last here."""
-        self.shown.pop(conn, None)
-        conns = self.sockets.get(ticket)
-        if conns is None:
-            return False
-        conns.discard(conn)
-        if conns:
-            return False
-        del self.sockets[ticket]
-        return True
 
 
 def _service(request: Request | WebSocket) -> QueueService:
@@ -252,8 +136,8 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
     )
     conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
     writer = asyncio.create_task(conn.run_writer())
-    # The bucket the socket's control frames spend too (app.edge.ws_frames), when served so.
-    limiter = frame_budget(ws.scope) or RateLimiter(settings.rate_per_second, settings.rate_burst)
+    # The bucket the socket's control frames spend too (app.wire.frames), when served so.
+    limiter = frame_budget(ws.scope) or TokenBucket(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
     try:
         await matchmaker.heartbeat([ticket])  # back after a reload: matchable again

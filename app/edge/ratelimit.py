@@ -17,20 +17,17 @@ import ipaddress
 import json
 import math
 import re
-from collections import OrderedDict
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.core.clock import server_clock
+from app.wire.buckets import Buckets
 
 # Methods that change nothing: never limited.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Reads that cost: a finished game's replay and record, the lists of tables (not one table).
-COSTLY_READS = re.compile(r"/api/games/[^/]+(/replay)?|/api/tables")
+COSTLY_READS = re.compile(r"/api/games/[^/]+(/replay|/screens)?|/api/tables")
 # Never limited: a refused leave would keep the ticket in the queue until it expires.
 NEVER_LIMITED = re.compile(r"/api/queue/[^/]+")
-# Buckets kept at most (the least recently used are dropped first: a full bucket is the default).
-MAX_BUCKETS = 100_000
 
 
 def parse_proxies(spec: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
@@ -65,31 +62,6 @@ def client_address(
         if not _trusted(hop, proxies):
             return hop
     return forwarded[0] if forwarded else peer
-
-
-class Buckets:
-    """Token buckets by key: `rate` per second on average, bursts of `burst`."""
-
-    def __init__(self, rate: float, burst: int, limit: int = MAX_BUCKETS) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.limit = limit
-        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def take(self, key: str, now: float | None = None) -> float:
-        """0 if allowed (and a token is spent); else the seconds until one is available."""
-        now = server_clock.monotonic() if now is None else now
-        tokens, stamp = self.buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        wait = 0.0
-        if tokens >= 1.0:
-            tokens -= 1.0
-        else:
-            wait = (1.0 - tokens) / self.rate if self.rate > 0 else 3600.0
-        self.buckets[key] = (tokens, now)
-        while len(self.buckets) > self.limit:
-            self.buckets.popitem(last=False)
-        return wait
 
 
 class HttpRateLimit:

@@ -19,9 +19,10 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 import engine
+from app.core.actions import GameAction
 from app.core.schemas import GameRecord, RecordPlayer
 from app.edge.api import ERRORS, GameId, public_record
-from app.edge.published import published, respond
+from app.edge.replay_cache import published, respond
 
 # What a spectator learns of another seat's prompt (the same fields the table socket keeps):
 # limits and options could reveal coins behind a screen.
@@ -33,7 +34,7 @@ class ReplayVersion(BaseModel):
     seat: int | None = Field(
         description="the seat whose action made this version (null: version 0)"
     )
-    action: dict[str, Any] | None = Field(description="that action, as in the public record")
+    action: GameAction | None = Field(description="that action, as in the public record")
     view: dict[str, Any] = Field(description="engine.view(state, None) after this version")
     prompts: list[dict[str, Any]] = Field(description="open prompts, public fields only")
     events: list[dict[str, Any]] = Field(description="this version's public events, tagged with it")
@@ -77,7 +78,7 @@ def public_replay(record: GameRecord) -> ReplayOut:
         )
     ]
     for recorded in record.actions:
-        state, events = engine.apply(state, recorded.seat, recorded.action)
+        state, events = engine.apply(state, recorded.seat, recorded.action.engine_action())
         versions.append(
             ReplayVersion(
                 version=recorded.version,
@@ -115,7 +116,7 @@ async def _record(request: Request, game_id: str) -> GameRecord:
 )
 async def game_replay(request: Request, game_id: GameId) -> Response:
     """A finished game version by version, as a spectator saw it (public views, prompts, events).
-    Computed once (app.edge.published): cacheable for good, with an ETag."""
+    Computed once (app.edge.replay_cache): cacheable for good, with an ETag."""
 
     async def make() -> bytes:
         record = await _record(request, game_id)

@@ -19,12 +19,11 @@ from app.core.messages import ErrorOut
 from app.core.metrics import Metrics
 from app.core.refusals import REFUSALS, address_key
 from app.edge.admission import Admission, Refused
-from app.edge.ratelimit import Buckets, client_address, parse_proxies
+from app.edge.ratelimit import client_address, parse_proxies
+from app.wire.buckets import Buckets
+from app.wire.codes import CLOSE_TOO_MANY
 
 log = logging.getLogger("dragonstones.ws")
-
-# A socket refused by the limits on sockets (app.edge.admission): like HTTP 429, "not now".
-CLOSE_TOO_MANY = 4429
 
 
 def _admission(ws: WebSocket) -> Admission:

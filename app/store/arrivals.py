@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.errors import Code, ServiceError
 from app.core.security import hash_token
+from app.store.chat import latest_lines
 from app.store.db import Database
 from app.store.errors import mapped
-from app.store.feeds import latest_lines
 from app.store.models import GameRow, SeatRow, TableMessageRow, TableRow
 from app.store.pgpool import PgPool
 from app.store.records import (

@@ -11,7 +11,7 @@ notifications sent meanwhile are lost. SQLite has one process: the
 in-process bus delivers the lobby's messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
-A table feed's line (app.table.feed) is announced as `'<table_id>:chat:<seq>'` on Postgres.
+A table feed's line (app.table.chat) is announced as `'<table_id>:chat:<seq>'` on Postgres.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 import orjson
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import engine
 from app.store.errors import mapped
 from app.store.ports import ChatHandler, Handler
 from app.store.records import Carried
@@ -76,7 +77,8 @@ def _carried(body: str) -> Carried | None:
         and isinstance(events, list)
     ):
         return None
-    return Carried(seat, action_id, action, events, at, key)
+    # The action of a commit: the engine accepted it before it was written.
+    return Carried(seat, action_id, cast(engine.Action, action), events, at, key)
 
 
 def channel_for(schema: str | None) -> str:

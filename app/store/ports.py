@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import engine
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
 from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
 Handler = Callable[[str, int | None, Carried | None], None]
-# (table_id, line number): a line of the table's feed was stored (app.table.feed)
+# (table_id, line number): a line of the table's feed was stored (app.table.chat)
 ChatHandler = Callable[[str, int], None]
 
 
@@ -47,7 +48,7 @@ class GameStore(Protocol):
 
     async def since(
         self, game_id: str, after: int
-    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+    ) -> list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]]:
         """What another process committed after version `after`, in order: (version, seat,
         action_id, action, raw events) of each new action."""
         ...
@@ -145,7 +146,7 @@ class PresenceStore(Protocol):
 
 
 class FeedStore(Protocol):
-    """Tables' feeds: chat lines and notices, numbered per table (app.store.feeds)."""
+    """Tables' feeds: chat lines and notices, numbered per table (app.store.chat)."""
 
     async def append(
         self,
@@ -198,6 +199,16 @@ class Health(Protocol):
         ...
 
 
+class AnalysisStore(Protocol):
+    """The analyses of finished games, decision by decision (app.store.analyses)."""
+
+    async def request(self, game_id: str, worlds: int, total: int) -> bool: ...
+    async def decisions(self, game_id: str, worlds: int) -> list[dict[str, Any]]: ...
+    async def add(self, game_id: str, worlds: int, decisions: list[dict[str, Any]]) -> None: ...
+    async def finish(self, game_id: str, worlds: int) -> None: ...
+    async def unfinished(self, worlds: int) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class Stores:
     """Every store of one database, as the app is wired with them (app.store.stores)."""
@@ -211,4 +222,5 @@ class Stores:
     presence: PresenceStore
     bus: Bus
     health: Health
+    analyses: AnalysisStore
     close: Callable[[], Awaitable[None]]  # the pools and connections, at shutdown

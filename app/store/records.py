@@ -121,7 +121,7 @@ class FinishedGame:
     created_at: datetime
     finished_at: datetime | None
     seats: list[tuple[int, str, bool]]  # (seat, name, bot)
-    actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action)
+    actions: list[tuple[int, int, engine.Action]]  # (version, seat, action)
 
 
 @dataclass(slots=True)
@@ -146,7 +146,7 @@ class QueueEntry:
     ended_at: datetime | None = None
 
 
-# -- a table's feed (app.store.feeds) ---------------------------------------------------------
+# -- a table's feed (app.store.chat) ---------------------------------------------------------
 
 CHANNELS = ("players", "spectators", "notices")
 
@@ -205,9 +205,9 @@ class StoredGame:
     # -- snapshots (issue 17) --
     snapshot_version: int | None = None  # None: `state` is the state of `version`
     # (seat, action) of every version after the snapshot's, in order: replayed on load.
-    replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    replay: list[tuple[int, engine.Action]] = field(default_factory=list)
 
-    def current_state(self) -> Any:
+    def current_state(self) -> engine.State:
         """The state of `version`: the snapshot, then the actions after it (the engine is
         deterministic)."""
         state = engine.loads(self.state)
@@ -224,7 +224,7 @@ class Commit:
     table_id: str
     version: int
     seat: int
-    action: dict[str, Any]
+    action: engine.Action
     action_id: str
     events: list[dict[str, Any]]
     state: str | None  # engine.dumps of the new state when this version is a snapshot
@@ -246,7 +246,7 @@ class Carried:
 
     seat: int
     action_id: str
-    action: dict[str, Any]
+    action: engine.Action
     events: list[dict[str, Any]]
     deadline_at: float | None  # Unix seconds of the deadline stored with it
     deadline_key: str | None
@@ -266,6 +266,6 @@ class Arrival:
     name: str | None
     has_game: bool
     rows: TableRows | None  # None when not asked for
-    chat_last: int = 0  # the table feed's last line number (app.table.feed), 0: none yet
+    chat_last: int = 0  # the table feed's last line number (app.table.chat), 0: none yet
     # Its last lines (as many as asked for, all channels), when asked for.
     chat: list[Line] | None = None

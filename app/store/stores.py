@@ -9,10 +9,11 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.core.config import Settings
+from app.store.analyses import SqlAnalyses
 from app.store.arrivals import PgArrivals, SqliteArrivals
 from app.store.bus import PgBus, SqliteBus, channel_for
+from app.store.chat import PgFeeds, SqliteFeeds
 from app.store.db import Database
-from app.store.feeds import PgFeeds, SqliteFeeds
 from app.store.games import PgGames, SqliteGames
 from app.store.health import SqlHealth
 from app.store.pgpool import PgPool
@@ -83,5 +84,6 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         presence=presence,
         bus=bus,
         health=SqlHealth(db.engine),
+        analyses=SqlAnalyses(db),
         close=close,
     )

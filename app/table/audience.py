@@ -3,7 +3,7 @@ presence), the stored presence of seats as their sockets come and go, kicks and 
 
 The game is the room's (app.table.room): the room takes its lock, then hands a socket to the
 audience (`arrive`, `leave`), and after every change asks it to `publish`. Each socket renders its
-own state frame from the room's game through app.table.outbound, when its writer is ready.
+own state frame from the room's game through app.table.live_game, when its writer is ready.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
 from app.store.records import Arrival, TableRows, utcnow
-from app.table.connections import Connection
-from app.table.outbound import LiveGame, state_frame
+from app.table.live_game import LiveGame, state_frame
 from app.table.ports import Actor
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.room")
 

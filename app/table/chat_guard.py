@@ -1,5 +1,5 @@
 """Who speaks in a table's chat, and how much: the limits that survive reconnection and the labels
-the server gives spectators. One per process (the hub's), used by every feed (app.table.feed).
+the server gives spectators. One per process (the hub's), used by every feed (app.table.chat).
 
 - **Limits.** `CHAT_LINES_PER_WINDOW` lines per `CHAT_WINDOW_SECONDS` for each seat at a table
   (all of its sockets together) and, for spectators, for each client address at a table: a new
@@ -26,7 +26,7 @@ import secrets
 from collections import OrderedDict
 
 from app.core.config import Settings
-from app.table.connections import RateLimiter
+from app.wire.buckets import TokenBucket
 
 _TAG = re.compile(r"[0-9a-f]{4}")
 _SIGNATURE_CHARS = 20  # hex digits of the HMAC kept in a viewer key (80 bits)
@@ -40,7 +40,7 @@ class ChatGuard:
         window = max(settings.chat_window_seconds, 0.001)
         self.rate = settings.chat_lines_per_window / window
         self.burst = settings.chat_lines_per_window
-        self.speakers: OrderedDict[str, RateLimiter] = OrderedDict()
+        self.speakers: OrderedDict[str, TokenBucket] = OrderedDict()
         self.given: OrderedDict[str, str] = OrderedDict()  # table and address -> tag
         # Several processes must share it for a spectator to keep a label across them.
         self.secret = (settings.secret_key or secrets.token_hex(32)).encode()
@@ -48,7 +48,7 @@ class ChatGuard:
     def allow(self, table_id: str, seat: int | None, address: str) -> bool:
         """True if this speaker may post a line now (and it is counted)."""
         who = f"{table_id}\x00" + (f"seat:{seat}" if seat is not None else f"address:{address}")
-        limiter = self.speakers.pop(who, None) or RateLimiter(self.rate, self.burst)
+        limiter = self.speakers.pop(who, None) or TokenBucket(self.rate, self.burst)
         self.speakers[who] = limiter
         while len(self.speakers) > MAX_SPEAKERS:
             self.speakers.popitem(last=False)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import engine
 from app.core.clock import server_clock
 from app.core.errors import ServiceError, StoreError
-from app.table.outbound import Deadline, LiveGame
+from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Actor
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ RETRY_CODES = ("unavailable", "conflict")
 RETRY_SECONDS = 1.0
 
 
-def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
+def _round(state: engine.State) -> tuple[str, Any, Any, frozenset[int]] | None:
     """The open prompt's kind, identity and the seats it asks (None: nobody is asked)."""
     prompts = engine.prompts(state, seat=None)
     if not prompts:
@@ -47,7 +47,7 @@ def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
     return kind, ident, view.get("phase"), frozenset(p["seat"] for p in prompts)
 
 
-def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline | None:
+def plan(game: LiveGame, new_state: engine.State, version: int, now: float) -> Deadline | None:
     """The deadline of the prompt open after `new_state` (reached at `version`): the current one
     while the same sealed round goes on, a new one when an action opens a timed prompt."""
     return _plan(
@@ -56,7 +56,7 @@ def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline |
 
 
 def first_deadline(
-    state: Any, turn_seconds: int | None, choose_seconds: int | None, now: float
+    state: engine.State, turn_seconds: int | None, choose_seconds: int | None, now: float
 ) -> Deadline | None:
     """The deadline of a game's opening prompt (stored with the game at the start)."""
     return _plan(turn_seconds, choose_seconds, None, None, state, 0, now)
@@ -65,9 +65,9 @@ def first_deadline(
 def _plan(
     turn_seconds: int | None,
     choose_seconds: int | None,
-    old_state: Any,
+    old_state: engine.State | None,
     old_deadline: Deadline | None,
-    new_state: Any,
+    new_state: engine.State,
     version: int,
     now: float,
 ) -> Deadline | None:

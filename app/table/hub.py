@@ -12,18 +12,19 @@ import time
 from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
 from typing import Any
 
+import engine
 from app.core.config import Settings
 from app.core.errors import StoreError
 from app.core.metrics import Metrics
 from app.store.ports import Stores
 from app.store.records import Carried
+from app.table.chat import sweep_feeds
 from app.table.chat_guard import ChatGuard
-from app.table.connections import CLOSE_RESTART
-from app.table.feed import sweep_feeds
+from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
 from app.table.ports import Idle
 from app.table.room import Room
-from app.table.thinking import Thinkers
+from app.wire.codes import CLOSE_RESTART
 
 log = logging.getLogger("dragonstones.hub")
 
@@ -48,7 +49,7 @@ class Hub:
         self.store = stores.games
         self.arrivals = stores.arrivals  # a socket's arrival and departure
         self.bus = stores.bus
-        self.feeds = stores.feeds  # table chat (app.table.feed)
+        self.feeds = stores.feeds  # table chat (app.table.chat)
         self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
         self.bus.on_chat = self.on_chat
         self.reads = stores.reads
@@ -64,7 +65,7 @@ class Hub:
         self._sweep_wanted = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._sockets_peak = 0  # most sockets open since memory was last given back
-        # The hard bots' worker processes (app.table.thinking), started on their first decision.
+        # The hard bots' worker processes (app.table.hard_bot_pool), started on their first decision.
         self.thinkers = Thinkers(
             settings.hard_bot_workers,
             settings.hard_bot_seconds,
@@ -107,7 +108,7 @@ class Hub:
         """The tables where a seated person has a socket open here."""
         return [t for t, r in self.rooms.items() if r.audience.connected_seats()]
 
-    def live_states(self) -> Mapping[str, tuple[int, Any]]:
+    def live_states(self) -> Mapping[str, tuple[int, engine.State]]:
         """table -> (version, state) of each game played here."""
         return {t: (r.game.version, r.game.state) for t, r in self.rooms.items() if r.game}
 

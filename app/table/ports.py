@@ -4,17 +4,18 @@ around it as `Services`, and so never import `Room` or `Hub` (which import them)
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+import engine
 from app.core.config import Settings
 from app.core.messages import AckOut
 from app.core.metrics import Metrics
 from app.store.lobby_ports import ReadModel
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, PresenceStore
 from app.table.chat_guard import ChatGuard
+from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
-from app.table.outbound import LiveGame
-from app.table.thinking import Thinkers
+from app.table.live_game import LiveGame
 
 
 class Idle(Protocol):
@@ -74,7 +75,7 @@ class Actor(Idle, Protocol):
         self,
         *,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool = False,
         timed_out: bool = False,

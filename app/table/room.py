@@ -3,7 +3,7 @@
 Every change of a game goes through `Room.submit` under the room's lock: the engine validates the
 action, the store commits it under the version guard, and only then is it acknowledged and pushed
 to the sockets (the table's audience, app.table.audience: each socket renders its own frame
-through app.table.outbound). Another process's commit reaches the room through `catch_up`. Bots
+through app.table.live_game). Another process's commit reaches the room through `catch_up`. Bots
 and the time limit act through `submit` too, with action ids in a namespace no client may use.
 """
 
@@ -23,12 +23,12 @@ from app.store.ports import DuplicateActionId, StaleVersion
 from app.store.records import Arrival, Carried, Commit, StoredGame, utcnow
 from app.table.audience import Audience
 from app.table.bots import BotSeats
+from app.table.chat import Feed
 from app.table.clock import Clock, plan
-from app.table.connections import Connection
-from app.table.feed import Feed
-from app.table.outbound import Deadline, LiveGame
+from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Services
 from app.table.standin import StandIns
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.room")
 
@@ -109,7 +109,7 @@ class Room:
         self,
         *,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool = False,
         timed_out: bool = False,
@@ -132,7 +132,7 @@ class Room:
     async def _submit(
         self,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool,
         started: float,
@@ -187,7 +187,7 @@ class Room:
         self,
         game: LiveGame,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool,
         started: float,
@@ -320,7 +320,7 @@ class Room:
 
     async def _replay(
         self,
-        rows: list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]],
+        rows: list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]],
         deadline: Deadline | str | None = "read",
     ) -> None:
         """Apply actions another process committed; `deadline`: the one stored with the last

@@ -24,9 +24,9 @@ from app.core.schemas import PlayerOut, TableOut
 from app.core.security import new_seed
 from app.table.audience import Audience
 from app.table.bots import BotSeats
+from app.table.chat import Feed
 from app.table.clock import consecutive_time_outs
-from app.table.feed import Feed
-from app.table.outbound import LiveGame
+from app.table.live_game import LiveGame
 from app.table.ports import Actor
 
 log = logging.getLogger("dragonstones.standin")
@@ -254,7 +254,7 @@ class StandIns:
             room.bots.add(seat, kind, seed, kind)
             giver = room.audience.seat_info(by)
             by_name = giver.name if giver is not None else None
-            # The table's feed (app.table.feed): stored, replayed on reconnection, in the log.
+            # The table's feed (app.table.chat): stored, replayed on reconnection, in the log.
             # `away`: the server's hand-over after the grace period (else after time-outs).
             if away:
                 await room.feed.notice("stand_in", seat=seat, by=by, by_name=by_name, away=True)

@@ -10,6 +10,7 @@ import { state, update, subscribe, refreshAll, nameOf, latestReveal } from "./st
 import * as seats from "./panels/seats.js";
 import * as auction from "./panels/auction.js";
 import * as log from "./panels/log.js";
+import { mountAfterGame } from "./analysis.js";
 
 let replay = null;
 let logs = []; // logs[i]: every public event up to version i
@@ -113,6 +114,7 @@ async function boot() {
   $("#replay-view").hidden = false;
   show(0);
   checkSeed();
+  mountAfterGame(replay.id, replay.seats, (version) => show(replay.versions.findIndex((v) => v.version === version)));
 }
 
 boot();

@@ -22,7 +22,7 @@ COLOURS = ["red", "blue", "yellow"]
 
 def shown_table(page: Page) -> dict[str, Any]:
     """What the page shows of the public view: scores, stones, Fairy Gold spent, the bank."""
-    return page.evaluate("""() => {
+    shown: dict[str, Any] = page.evaluate("""() => {
       const n = (el) => Number(el.textContent);
       const stones = (root) => Object.fromEntries([...root.querySelectorAll('.stone-group')]
         .map((g) => [g.dataset.colour, n(g.querySelector('.count'))]));
@@ -38,6 +38,7 @@ def shown_table(page: Page) -> dict[str, Any]:
       bank.stones = stones(bankRoot);
       return {players, bank, turn: document.querySelector('#turn-area h3').textContent};
     }""")
+    return shown
 
 
 def expected_table(view: dict[str, Any]) -> dict[str, Any]:

@@ -194,3 +194,6 @@ async def test_sigkill_mid_game_loses_nothing_and_applies_nothing_twice(
             # ...and every action of this seat in the log was acknowledged to it.
             assert {r.action_id for r in rows if r.seat == client.seat} == set(client.acks)
             assert client.version == game.version
+    # The figures, for a closing note (pytest -s): every acknowledged action checked above.
+    acked = sum(len(client.acks) for client in people)
+    print(f"{len(PLAN)} SIGKILLs, {acked} acknowledged actions, 0 lost, 0 applied twice")

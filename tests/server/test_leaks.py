@@ -194,6 +194,7 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
                 if client.table_id == table_id:
                     checked += check_frames(client, record, states, raw_events, tokens)
         assert checked > 300
+        print(f"{checked} frames on {len(clients + late)} sockets checked, 0 leaks")
         # Nor does the server's own log carry a token (sockets bring them in the query string).
         log = server.log()
         assert "token=<hidden>" in log
@@ -212,6 +213,11 @@ async def test_game_record_and_table_hide_secrets_while_playing(
         record = await http.get(f"/api/games/{table['game_id']}")
         assert record.status_code == 409
         assert record.json()["detail"]["code"] == "not_over"
+        # Nor any document of the end: the replay, every screen, the analysis.
+        for document in ("replay", "screens", "analysis"):
+            answer = await http.get(f"/api/games/{table['game_id']}/{document}")
+            assert answer.status_code == 409, document
+            assert answer.json()["detail"]["code"] == "not_over"
         for answer in (await http.get(f"/api/tables/{table_id}"), await http.get("/api/tables")):
             for person in people:
                 assert person.token not in answer.text

@@ -20,6 +20,7 @@ from tests.server.harness import REPO, Database, db_rows
 TABLES = {"tables", "seats", "games", "actions"}
 TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
 TABLES |= {"table_messages"}  # table chat (issue 8)
+TABLES |= {"analyses", "analysis_decisions"}  # the analysis of finished games
 
 
 def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,4 @@
-"""Issue 26 §12: WebSocket ping frames spend the socket's message budget (app.edge.ws_frames).
+"""Issue 26 §12: WebSocket ping frames spend the socket's message budget (app.wire.frames).
 
 uvicorn answers a ping inside its WebSocket protocol, before the application sees anything: a
 client sending pings without end used to be answered every time, and 686,200 of them from four
@@ -61,7 +61,7 @@ async def _flood(port: int, path: str) -> tuple[int, list[dict[str, Any]], int |
                 protocol.receive_data(data)
                 for event in protocol.events_received():
                     if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                        received.append(json.loads(event.data))
+                        received.append(json.loads(bytes(event.data)))
                         hello.set()
         protocol.receive_eof()
 

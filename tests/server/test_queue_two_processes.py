@@ -21,7 +21,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.serial]
 
 ROUNDS = 4
 PLAYERS = 14
-SIZES: list[int | str] = ["any", "any", 3, 4, 5]
 
 
 async def test_two_processes_never_seat_a_queued_player_twice(
@@ -44,7 +43,8 @@ async def test_two_processes_never_seat_a_queued_player_twice(
             via, other = (one, two) if n % 2 else (two, one)
             p = Queued(via.http, other.ws, f"P{round_}-{n}")
             players.append(p)
-        sizes = [rng.choice(SIZES) for _ in players]
+        choices: list[int | str] = ["any", "any", 3, 4, 5]
+        sizes = [rng.choice(choices) for _ in players]
 
         async def arrive(p: Queued, size: int | str) -> None:
             await p.join(size)

@@ -1,7 +1,7 @@
 """A table's feed in this process: chat lines and server notices, stored, numbered and delivered.
 
 Every table has one feed, numbered 1, 2, 3... (its own version, separate from the game's) and
-stored in `table_messages` (app.store.feeds). It has three channels:
+stored in `table_messages` (app.store.chat). It has three channels:
 
 - `players`: what seated players say; every viewer receives it.
 - `spectators`: what spectators say; spectators receive it, and a player only on a socket that
@@ -55,8 +55,8 @@ from app.core.messages import (
 from app.store.ports import FeedStore
 from app.store.records import CHANNELS, Line
 from app.table.chat_guard import LABEL
-from app.table.connections import Connection
 from app.table.ports import Actor
+from app.wire.outbox import Connection
 
 log = logging.getLogger("dragonstones.feed")
 

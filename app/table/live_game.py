@@ -39,7 +39,7 @@ class LiveGame:
     id: str
     table_id: str
     players: int
-    state: Any
+    state: engine.State
     version: int
     over: bool
     # The raw events of each version (index 0: the opening), private ones included: they only

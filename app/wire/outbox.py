@@ -25,20 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
 from websockets.frames import Close, Frame, Opcode
 
-log = logging.getLogger("dragonstones.ws")
+from app.wire.codes import CLOSE_TRY_AGAIN
+from app.wire.transport import TRANSPORT_KEY
 
-# WebSocket close codes used by the server.
-CLOSE_NORMAL = 1000
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008  # floods, bad token
-CLOSE_TOO_BIG = 1009
-CLOSE_RESTART = 1012  # server shutting down: reconnect later
-CLOSE_TRY_AGAIN = 1013  # too far behind: reconnect with the last version
-CLOSE_NOT_FOUND = 4404  # no such table
+log = logging.getLogger("dragonstones.ws")
 
 # Queue markers: rendered when the writer reaches them, so they are always current.
 STATE = "\x00state"
@@ -208,42 +201,3 @@ class Connection:
             # ValueError: the peer already went away (uvloop's socket has no descriptor).
             with contextlib.suppress(OSError, ValueError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
-
-
-TRANSPORT_KEY = "dragonstones.transport"
-
-
-class KeepTransport:
-    """Pure ASGI middleware: puts the server's transport of each WebSocket in its scope, so that
-    a socket whose client stopped reading can be dropped at once and its kernel buffer capped
-    (the framework wraps `send` on the way in, which hides the transport)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            protocol = getattr(send, "__self__", None)  # uvicorn's protocol object
-            transport = getattr(protocol, "transport", None)
-            if transport is not None:
-                scope[TRANSPORT_KEY] = transport
-        await self.app(scope, receive, send)
-
-
-class RateLimiter:
-    """Token bucket: `rate` messages per second on average, bursts up to `burst`."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False

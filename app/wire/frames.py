@@ -25,7 +25,8 @@ from websockets.frames import Frame
 
 from app.core.errors import Code
 from app.core.messages import ErrorOut
-from app.table.connections import CLOSE_POLICY, RateLimiter
+from app.wire.buckets import TokenBucket
+from app.wire.codes import CLOSE_POLICY
 
 # The scope key under which a socket's bucket reaches the application.
 FRAME_BUDGET = "dragonstones.frame_budget"
@@ -41,10 +42,10 @@ class FrameLimits:
     flooded: Callable[[str], None]  # counts and logs a socket closed for its control frames
 
 
-def frame_budget(scope: Any) -> RateLimiter | None:
+def frame_budget(scope: Any) -> TokenBucket | None:
     """The socket's bucket, which its control frames spend too (None: not served this way)."""
     budget = scope.get(FRAME_BUDGET)
-    return budget if isinstance(budget, RateLimiter) else None
+    return budget if isinstance(budget, TokenBucket) else None
 
 
 class GuardedWebSockets(WebSocketsSansIOProtocol):
@@ -54,7 +55,7 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.budget = RateLimiter(self.limits.rate, self.limits.burst)
+        self.budget = TokenBucket(self.limits.rate, self.limits.burst)
         self.flooded = False
 
     def handle_connect(self, event: Any) -> None:

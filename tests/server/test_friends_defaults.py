@@ -129,8 +129,9 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
     # The away notice and the grace period wait on the server's clock, which the test moves.
     server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        # The default time limits; a grace shorter than the default 30 s.
-        r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": 8})
+        # The default time limits (45 s to bid) and a timed table's grace (30 s): the clock moves
+        # 30.5 s in all, so nobody's bid times out meanwhile.
+        r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": 30})
         table_id = r.json()["id"]
         ann = await join(http, table_id, "Ann")
         bob = await join(http, table_id, "Bob")
@@ -147,10 +148,10 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
         away = await a.wait_for(is_notice("away"), 20)
         line = away["line"]
         assert (line["seat"], line["name"], line["data"]["auto"]) == (bob.seat, "Bob", True)
-        assert 0 < line["data"]["grace"] <= 8
+        assert 0 < line["data"]["grace"] <= 25
         # No stand-in yet: the grace runs from his departure, not from the notice.
         assert not notices(a)
-        await advance(http, 3.5)
+        await advance(http, 25.5)
         await a.wait_for(is_notice("stand_in"), 20)
         (stand_in,) = notices(a)
         assert (stand_in["seat"], stand_in["data"]["by"]) == (bob.seat, None)

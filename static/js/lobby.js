@@ -5,6 +5,7 @@ import {
 } from "./common.js";
 import { t, getLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
+import { startLearning } from "./learn.js";
 import { setupQueue, renderQueue } from "./queue.js";
 import { syncLobbyName } from "./players.js";
 
@@ -276,6 +277,15 @@ $("#create-form").addEventListener("submit", async (ev) => {
     showError(err);
     button.disabled = false;
   }
+});
+
+// "Learn to play": a guided game against two easy bots (learn.js).
+$("#learn-button").addEventListener("click", (ev) => {
+  ev.currentTarget.disabled = true;
+  startLearning($("#player-name").value.trim() || t("learn.default_name")).catch((err) => {
+    showError(err);
+    $("#learn-button").disabled = false;
+  });
 });
 
 // Quick play waits in the server's matchmaking queue (queue.js).

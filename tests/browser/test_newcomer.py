@@ -91,6 +91,10 @@ def test_what_a_newcomer_tripped_on(server: Server, new_page: NewPage) -> None:
     banner = page.locator("#turn-indicator")
     expect(banner).to_be_visible()
     assert banner.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), banner.inner_text()
+    page.locator("[data-lang-button=fr]").click()
+    expect(banner).to_contain_text("À vous de jouer")
+    assert banner.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), banner.inner_text()
+    page.locator("[data-lang-button=en]").click()
 
     said = page.evaluate(SENTENCES)
     assert said["en"]["only"] == "Ana picks Dee as the victim of the Thief (the only option)."

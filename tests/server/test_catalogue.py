@@ -19,6 +19,7 @@ RULES_DIRS = [
     Path(os.environ.get("RULES_DIR", "/nonexistent")),
     REPO.parent / "shared" / "rules",
     REPO.parent.parent / "shared" / "rules",
+    Path("/work/shared/rules"),  # where this project's machines keep it
 ]
 # The coloured dragons share one heading in both rules texts.
 HEADINGS = {"Dragon rouge": "rouge", "Dragon bleu": "bleu", "Dragon jaune": "jaune"}

@@ -1,4 +1,4 @@
-"""The `dragonstones` command: serve, db upgrade/downgrade, replay, simulate, ratings rebuild."""
+"""The `dragonstones` command: serve, db upgrade/downgrade, replay, analyse, simulate, ratings rebuild."""
 
 from __future__ import annotations
 
@@ -41,6 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     replay.add_argument("file", type=Path, help="the record as JSON ('-' reads standard input)")
 
+    analyse = commands.add_parser(
+        "analyse", help="the hard bot's view of each decision of a finished game's record"
+    )
+    analyse.add_argument("file", type=Path, help="the record as JSON ('-' reads standard input)")
+    analyse.add_argument(
+        "--worlds", type=int, default=None, help="worlds per decision (default: ANALYSIS_WORLDS)"
+    )
+
     commands.add_parser(
         "simulate", help="play bot games offline (see dragonstones simulate --help)"
     )
@@ -70,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "replay":
         return replay_file(args.file)
+    if args.command == "analyse":
+        return analyse_file(args.file, args.worlds)
     if args.command == "ratings":
         return _rebuild_ratings(check=args.check)
     parser.error(f"unknown command {args.command!r}")
@@ -201,6 +211,27 @@ def replay_file(path: Path) -> int:
         return 0
     print(f"MISMATCH {summary}", file=sys.stderr)
     return 1
+
+
+def analyse_file(path: Path, worlds: int | None) -> int:
+    """Analyse a finished game's record as its replay page does, and print the figures."""
+    from app.core.config import get_settings
+    from app.table.analysis import analyse_record, analysis_lines
+
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+        record = json.loads(text)
+        ok, summary = check_record(record) if isinstance(record, dict) else (False, "")
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    if not ok:
+        print(f"{path} does not hold a finished game's record {summary}", file=sys.stderr)
+        return 2
+    budget = worlds or get_settings().analysis_worlds
+    for line in analysis_lines(analyse_record(record, budget), record):
+        print(line)
+    return 0
 
 
 if __name__ == "__main__":

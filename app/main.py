@@ -16,6 +16,8 @@ from app.core import logs
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import (
+    after_game,
+    catalogue_api,
     http_errors,
     leagues_api,
     metrics_access,
@@ -23,6 +25,7 @@ from app.edge import (
     queue_api,
     readiness,
     replay,
+    test_clock,
 )
 from app.edge.api import api, pages
 from app.edge.browser_headers import BrowserHeaders
@@ -38,6 +41,7 @@ from app.lobby.queue_service import QueueService
 from app.lobby.tables import Lobby
 from app.store import migrate
 from app.store.stores import open_stores
+from app.table.analysis import Analyst
 from app.table.hub import Hub
 from app.wire.transport import KeepTransport
 
@@ -70,6 +74,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The matchmaking queue: its loop runs in every process.
         app.state.queue = QueueService(settings, stores.queue, app.state.lobby)
         app.state.queue.start()
+        # Finished games' analyses, in their own low-priority workers; unfinished ones resume.
+        app.state.analyst = Analyst(
+            stores.analyses, stores.reads, settings.analysis_worlds,
+            settings.analysis_workers, settings.analysis_nice,
+        )  # fmt: skip
+        app.state.analyst.resume_soon()
         # Players who come back: who a browser is, and finished games into history and ratings.
         app.state.players = Players(stores.players, stores.games)
         app.state.history = History(stores.history)
@@ -79,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await app.state.history.close()
+            await app.state.analyst.close()
             await app.state.queue.close()
             await hub.close()
             await stores.close()
@@ -88,6 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Server for Fist of Dragonstones: lobby over HTTP, games over WebSockets.",
         lifespan=lifespan,
+        # Under /api: at /docs a newcomer took the API's page for the game's rules (/rules).
+        docs_url="/api/docs",
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.metrics = metrics
@@ -119,9 +133,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws_router)
     app.include_router(pages)
     app.include_router(replay.router)
+    app.include_router(after_game.router)
     app.include_router(readiness.router)
     app.include_router(metrics_access.router)
     app.include_router(queue_api.router)
+    if settings.test_clock is not None:  # tests only: the route that moves the server's clock
+        test_clock.enable(settings.test_clock)
+        app.include_router(test_clock.router)
+    app.include_router(catalogue_api.router)
     app.include_router(players_api.router)
     app.include_router(players_api.pages)
     app.include_router(leagues_api.router)

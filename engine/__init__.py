@@ -19,9 +19,9 @@ Standard library only; no I/O, no clock, no global randomness: a game is a seed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
+from .action_types import Action, BidAction, ChooseAction, TiebreakAction
 from .actions import apply
 from .cards import CARDS, CHARACTER_IDS, Card
 from .errors import IllegalAction
@@ -44,7 +44,9 @@ from .view import view, visible_events
 State = GameState
 
 
-def replay(players: int, seed: int, actions: Iterable[tuple[int, dict[str, Any]]]) -> GameState:
+def replay(
+    players: int, seed: int, actions: Iterable[tuple[int, Mapping[str, object]]]
+) -> GameState:
     """Play a game again from its seed and its actions in order (each a (seat, action) pair)."""
     state = new_game(players, seed)
     for seat, action in actions:
@@ -60,11 +62,15 @@ def render_event(event: dict[str, object], names: list[str]) -> str:
 __all__ = [
     "CARDS",
     "CHARACTER_IDS",
+    "Action",
+    "BidAction",
     "Card",
+    "ChooseAction",
     "GameState",
     "HardBot",
     "IllegalAction",
     "State",
+    "TiebreakAction",
     "apply",
     "dumps",
     "is_over",

@@ -6,21 +6,26 @@ illegal one, goes through the full checks of `_apply`, in their documented order
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from .action_types import BidAction, ChooseAction, TiebreakAction
 from .errors import IllegalAction
 from .events import Events
-from .game import Action, Event, advance, reveal_bids, reveal_tiebreak
+from .game import Event, advance, reveal_bids, reveal_tiebreak
 from .state import BOX_COMMON_GOLD, BOX_FAIRY_GOLD, Bid, GameState, TieBid, copy_state
 
 PHASE_ACTION = {"bid": "bid", "tiebreak": "tiebreak", "choose": "choose", "over": None}
 
+# Anything a client sent: `apply` checks it against the shapes of engine.action_types.
+Sent = Mapping[str, object]
 ACTION_KEYS = {
-    "bid": ({"type", "fairy_gold", "common_gold", "amulet", "black_magic"}),
-    "tiebreak": ({"type", "silver", "amulet"}),
-    "choose": ({"type", "option"}),
+    "bid": BidAction.__required_keys__,
+    "tiebreak": TiebreakAction.__required_keys__,
+    "choose": ChooseAction.__required_keys__,
 }
 
 
-def _int(action: Action, key: str) -> int:
+def _int(action: Sent, key: str) -> int:
     value = action[key]
     if type(value) is int and value >= 0:  # the common case, checked first for speed
         return value
@@ -29,14 +34,14 @@ def _int(action: Action, key: str) -> int:
     return value
 
 
-def _bool(action: Action, key: str) -> bool:
+def _bool(action: Sent, key: str) -> bool:
     value = action[key]
     if not isinstance(value, bool):
         raise IllegalAction("malformed", f"{key} must be true or false, not {value!r}")
     return value
 
 
-def _bid(action: Action) -> Bid:
+def _bid(action: Sent) -> Bid:
     """A bid from its action, or IllegalAction("malformed") naming the field at fault."""
     return Bid(
         _int(action, "fairy_gold"),
@@ -46,7 +51,7 @@ def _bid(action: Action) -> Bid:
     )
 
 
-def apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+def apply(state: GameState, seat: int, action: Sent) -> tuple[GameState, list[Event]]:
     """Apply one seat's action; returns the new state and the events. `state` is not changed.
 
     Raises IllegalAction (with a stable `code`) when the action is not legal now.
@@ -125,7 +130,7 @@ def _reveal(state: GameState, seat: int, sealed: dict[int, Bid]) -> tuple[GameSt
     return st, ev.items
 
 
-def _apply(state: GameState, seat: int, action: Action) -> tuple[GameState, list[Event]]:
+def _apply(state: GameState, seat: int, action: Sent) -> tuple[GameState, list[Event]]:
     """`apply` with every check, in order: what an illegal action is told."""
     kind = action.get("type") if isinstance(action, dict) else None
     keys = ACTION_KEYS.get(kind) if isinstance(kind, str) else None

@@ -12,9 +12,10 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .action_types import Action
+
 View = dict[str, Any]
 Prompt = dict[str, Any]
-Action = dict[str, Any]
 
 COLOURS = ("red", "blue", "yellow")
 # How much one point is worth in gold, to weigh cards against each other.

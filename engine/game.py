@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import rng
 from .cards import CARDS, SPECIAL_DECK, STANDARD_PILE
 from .errors import IllegalAction
@@ -25,7 +23,6 @@ from .state import (
     Task,
 )
 
-Action = dict[str, Any]
 Event = dict[str, object]
 
 

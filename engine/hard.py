@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .action_types import Action
 from .actions import apply
 from .bots import BOTS, HeuristicBot
 from .prompts import prompts
@@ -33,7 +34,6 @@ from .state import GameState
 
 View = dict[str, Any]
 Prompt = dict[str, Any]
-Action = dict[str, Any]
 
 DEFAULT_PLAYOUTS = 2000
 HORIZON = 8  # auctions played out after the decision before the standing is scored

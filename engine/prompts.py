@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .action_types import Action
 from .actions import apply
 from .errors import IllegalAction
-from .game import Action, Event
+from .game import Event
 from .state import GameState, Option, Question
 
 # `prompts(state)` without a seat: every prompt in full, as before the viewer argument existed.
@@ -165,9 +166,9 @@ def time_out(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     action = timeout_action(state, seat)
     st, events = apply(state, seat, action)
     kind = action["type"]
-    if kind == "bid":
+    if action["type"] == "bid":
         what = "no bid"
-    elif kind == "tiebreak":
+    elif action["type"] == "tiebreak":
         what = "no Silver in the tie-break"
     else:
         q = state.question

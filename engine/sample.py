@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from .action_types import Action
 from .bots import HeuristicBot
 from .cards import SPECIAL_DECK, STANDARD_PILE
 from .events import Events
@@ -47,7 +48,6 @@ from .state import (
 )
 
 View = dict[str, Any]
-Action = dict[str, Any]
 # Decides a sealed bid or tie-break for `seat` in a drawn world, given that seat's full prompt.
 Policy = Callable[[GameState, int, dict[str, Any], random.Random], Action]
 
@@ -272,6 +272,7 @@ def _seal(
             },
         }
         a = policy(st, s, prompt, rng)
+        assert a["type"] == "bid"  # the answer to a bid prompt
         sealed[s] = Bid(a["fairy_gold"], a["common_gold"], a["amulet"], a["black_magic"])
     st.sealed = sealed
     ties: dict[int, TieBid] = {}
@@ -288,6 +289,7 @@ def _seal(
             "max": {"silver": p.silver, "amulet": p.amulets > 0},
         }
         a = policy(st, s, prompt, rng)
+        assert a["type"] == "tiebreak"  # the answer to a tie-break prompt
         ties[s] = TieBid(a["silver"], a["amulet"])
     st.sealed_tiebreak = ties
 

@@ -18,21 +18,36 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import engine
 import engine.bots
 from app.core.seeds import bot_seed
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 Prompt = dict[str, Any]
-Action = dict[str, Any]
-NOTHING: Action = {
+Action = engine.Action
+NOTHING: engine.BidAction = {
     "type": "bid",
     "fairy_gold": 0,
     "common_gold": 0,
     "amulet": False,
     "black_magic": False,
 }
+
+
+def bid(fairy_gold: int = 0, common_gold: int = 0, black_magic: bool = False) -> Action:
+    """A bid of these coins, without an amulet."""
+    return {
+        **NOTHING,
+        "fairy_gold": fairy_gold,
+        "common_gold": common_gold,
+        "black_magic": black_magic,
+    }
+
+
 # Cards whose power asks its winner something (tests/browser/test_screens.py ASKING).
 ASKING = {
     "magician",
@@ -83,7 +98,7 @@ Script = Callable[[Run, int, Prompt], Action | None]
 def bot(kind: str, seed: int) -> Script:
     """A bot of the engine (or a scripted person deciding like one) with its own seed."""
     made = engine.bots.make_bot(kind, seed)
-    return lambda run, seat, prompt: dict(made.act(engine.view(run.state, seat), prompt))
+    return lambda run, seat, prompt: made.act(engine.view(run.state, seat), prompt).copy()
 
 
 def seated_bot(game_seed: int, seat: int, kind: str = "heuristic") -> Script:
@@ -97,7 +112,7 @@ def smallest(run: Run, seat: int, prompt: Prompt) -> Action:
         return {"type": "choose", "option": prompt["options"][0]["id"]}
     if prompt["kind"] == "tiebreak":
         return {"type": "tiebreak", "silver": 0, "amulet": False}
-    return dict(NOTHING)
+    return bid()
 
 
 def play(
@@ -144,7 +159,8 @@ def full_game(seed: int) -> tuple[Run, dict[str, int]]:
     from tests.browser import test_full_game as t  # the test's own script
 
     names = ["Alice", "Bob", "Carol"]
-    people = {seat: t.Player(name, page=None, seat=seat) for seat, name in enumerate(names)}
+    offline = cast("Page", None)  # the script's choices only: no page is ever touched here
+    people = {seat: t.Player(name, page=offline, seat=seat) for seat, name in enumerate(names)}
     flags = {"witch_tie_done": False, "bob_cursed": False, "bid_shot": False}
 
     def act(run: Run, seat: int, prompt: Prompt) -> Action:
@@ -157,13 +173,13 @@ def full_game(seed: int) -> tuple[Run, dict[str, int]]:
             )
             p.stats["bid"] += 1
             if fg == 0 and cg == 0 and not (p.name == "Bob" and not flags["bob_cursed"]):
-                return dict(NOTHING)
+                return bid()
             curse = p.name == "Bob" and not flags["bob_cursed"] and top["black_magic"]
             curse = curse and character in t.STONES
             flags["bob_cursed"] = flags["bob_cursed"] or curse
             if not flags["bid_shot"] and p.name == "Alice" and character != "witch":
                 cg, flags["bid_shot"] = 0, True
-            return {**NOTHING, "fairy_gold": fg, "common_gold": cg, "black_magic": curse}
+            return bid(fg, cg, curse)
         if prompt["kind"] == "tiebreak":
             silver = min(2 if p.name in ("Bob", "Alice") else 1, prompt["max"]["silver"])
             if character == "witch":
@@ -213,14 +229,10 @@ def _followers() -> tuple[list[dict[str, Any]], dict[int, Script]]:
         top = prompt["max"]
         if plan["kind"] == "tie" and seat == 1:
             fg = min(plan["value"], top["fairy_gold"])
-            return {**NOTHING, "fairy_gold": fg, "common_gold": plan["value"] - fg}
+            return bid(fg, plan["value"] - fg)
         if plan["kind"] == "free" and seat == 2:
-            return {
-                **NOTHING,
-                "fairy_gold": rex.randint(0, top["fairy_gold"]),
-                "common_gold": rex.randint(0, top["common_gold"]),
-            }
-        return dict(NOTHING)
+            return bid(rex.randint(0, top["fairy_gold"]), rex.randint(0, top["common_gold"]))
+        return bid()
 
     return plans, {1: follow, 2: follow}
 
@@ -242,16 +254,14 @@ def keyboard(seed: int) -> tuple[Run, dict[str, Any]]:
             if not done["tie"] and prompt["character"] not in ASKING and (common or fairy):
                 plans.append({"kind": "tie", "value": 1})
                 done["tie"] = True
-                kind = "common_gold" if common else "fairy_gold"
-                return {**NOTHING, kind: 1}
+                return bid(common_gold=1) if common else bid(fairy_gold=1)
             if prompt["character"] in ASKING and not done["choose"] and (fairy or common):
                 plans.append({"kind": "max"})
-                kind = "fairy_gold" if fairy else "common_gold"
-                if kind == "fairy_gold" and not done["max"]:
+                if fairy and not done["max"]:
                     done["max"] = fairy
-                return {**NOTHING, kind: top[kind]}
+                return bid(fairy_gold=fairy) if fairy else bid(common_gold=common)
             plans.append({"kind": "free"})
-            return dict(NOTHING)
+            return bid()
         if prompt["kind"] == "tiebreak":
             done["tiebreak"] = True
             return {"type": "tiebreak", "silver": min(1, top["silver"]), "amulet": False}
@@ -291,12 +301,12 @@ def accessibility(seed: int) -> Run:
             tie["done"] = True
             plans.append({"kind": "tie", "value": 1})
             fg = min(1, top["fairy_gold"])
-            return {**NOTHING, "fairy_gold": fg, "common_gold": 1 - fg}
+            return bid(fg, 1 - fg)
         if prompt["character"] in ASKING and coins:
             plans.append({"kind": "max"})
-            return {**NOTHING, "fairy_gold": top["fairy_gold"], "common_gold": top["common_gold"]}
+            return bid(top["fairy_gold"], top["common_gold"])
         plans.append({"kind": "free"})
-        return dict(NOTHING)
+        return bid()
 
     return play(3, seed, {0: kim, **scripts})
 
@@ -332,11 +342,7 @@ def screens(seed: int) -> tuple[Run, int | None]:
         if prompt["kind"] == "bid" and later and not came:
             go = prompt["character"] in ASKING
             top = prompt["max"]
-            return {
-                **NOTHING,
-                "fairy_gold": top["fairy_gold"] if go else 0,
-                "common_gold": top["common_gold"] if go else 0,
-            }
+            return bid(top["fairy_gold"], top["common_gold"]) if go else bid()
         return smallest(run, seat, prompt)
 
     run = play(3, seed, {0: host, 1: seated_bot(seed, 1), 2: seated_bot(seed, 2)})
@@ -365,10 +371,9 @@ def absent(seed: int) -> tuple[Run, int]:
             return None  # the test lets it run out
         bids[0] += 1
         top = prompt["max"]
-        for coin in ("fairy_gold", "common_gold"):
-            if top[coin]:
-                return {**NOTHING, coin: 1}
-        return dict(NOTHING)
+        if top["fairy_gold"] or top["common_gold"]:
+            return bid(fairy_gold=1) if top["fairy_gold"] else bid(common_gold=1)
+        return bid()
 
     run = play(3, seed, {0: alice, 1: smallest, 2: smallest}, stop=lambda r: "choose" in r.kinds(0))
     return run, bids[0]
@@ -417,7 +422,7 @@ def time_limits(seed: int) -> Run:
 
     def person(index: int) -> Script:
         decide = bot("heuristic", 11 + index)
-        first_bid: list[Action] = [{**NOTHING, "fairy_gold": 1 if index < 2 else 0}]
+        first_bid: list[Action] = [bid(fairy_gold=1 if index < 2 else 0)]
         let_run_out: set[str] = set()
 
         def act(run: Run, seat: int, prompt: Prompt) -> Action | None:
@@ -452,7 +457,7 @@ AUTH_SEED = 2
 def fits_auth(seed: int) -> bool:
     """A power decision comes within the first turn (few versions after Ann's bid)."""
     scripts: dict[int, Script] = {s: bot("random", 40 + s) for s in range(3)}
-    opening: list[Action] = [{**NOTHING, "fairy_gold": 1}]
+    opening: list[Action] = [bid(fairy_gold=1)]
 
     def ann(run: Run, seat: int, prompt: Prompt) -> Action | None:
         return opening.pop() if opening else scripts[0](run, seat, prompt)

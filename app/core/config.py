@@ -14,6 +14,7 @@ from functools import lru_cache
 from pydantic import Field  # noqa: F401 (a setting written in Settings itself uses it)
 from pydantic_settings import SettingsConfigDict
 
+from app.core.config_analysis import AnalysisSettings
 from app.core.config_limits import ConnectionSettings, LimitSettings
 from app.core.config_play import ChatSettings, LobbySettings, PlaySettings
 from app.core.config_server import StoreSettings, WebSettings
@@ -27,6 +28,7 @@ class Settings(
     PlaySettings,
     LobbySettings,
     ChatSettings,
+    AnalysisSettings,
 ):
     """Every knob of the server. Environment variables use the field name in upper case.
 

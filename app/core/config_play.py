@@ -63,6 +63,27 @@ class PlaySettings(BaseSettings):
         description="The time for a power decision, in seconds, at a new table whose creator "
         "chose none (as `DEFAULT_TURN_SECONDS`). 0: no limit.",
     )
+    extra_time_per_game: int = Field(
+        default=3,
+        ge=0,
+        le=100,
+        description='How many times each seated player may ask for more time ("+30 s") in one '
+        "game, for whichever decision is open, their own or another player's (WCAG 2.2.1, "
+        "timing adjustable). Past it the server refuses with `no_more_time`. 0: never.",
+    )
+    extra_time_seconds: int = Field(
+        default=30,
+        ge=1,
+        le=600,
+        description="The seconds one request for more time adds to the open decision's deadline.",
+    )
+    relaxed_factor: int = Field(
+        default=10,
+        ge=1,
+        le=100,
+        description='A "relaxed" table\'s time limits are the defaults (`DEFAULT_TURN_SECONDS`, '
+        "`DEFAULT_CHOOSE_SECONDS`) times this, capped at an hour.",
+    )
 
     test_seed: int | None = Field(
         default=None,
@@ -77,6 +98,24 @@ class PlaySettings(BaseSettings):
         "time (HARD_BOT_SECONDS), so it may not play the same game twice. The server logs a "
         "warning at start while it is set.",
     )
+    test_clock: float | None = Field(
+        default=None,
+        ge=-86_400,
+        le=86_400,
+        description="For tests only: never set it on a server people play on. Unset (the "
+        "default): the server keeps real time. Set: the server's clock starts TEST_CLOCK seconds "
+        "off real time (0: on time; negative: behind), and `POST /test/clock` "
+        '(`{"seconds": n}`) moves it forward by n seconds: its time limits, grace periods, away '
+        "notices, presence, idle tables, the queue and the rate limits, so that a test moves "
+        "time instead of waiting for it. The server logs a warning at start while it is set.",
+    )
+
+    def relaxed_limits(self) -> dict[str, int | None]:
+        """The time-limit columns of a table whose host chose "relaxed"."""
+        return {
+            key: min(3600, seconds * self.relaxed_factor) if seconds else None
+            for key, seconds in self.default_limits().items()
+        }
 
     def default_limits(self) -> dict[str, int | None]:
         """The time-limit columns of a new table whose creator chose none."""

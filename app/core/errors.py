@@ -80,6 +80,9 @@ class Code(StrEnum):
     HEAD_TOO_LARGE = "head_too_large"
     # -- a table flood from one address (issue 26) --
     TOO_MANY_TABLES = "too_many_tables"
+    # -- more time for a decision: answered on the socket, which stays open --
+    NO_TIME_LIMIT = "no_time_limit"
+    NO_MORE_TIME = "no_more_time"
     # -- players who come back: the browser's player and one-time sign-in links --
     NOT_SIGNED_IN = "not_signed_in"
     CLAIM_UNKNOWN = "claim_unknown"
@@ -135,6 +138,8 @@ STATUS: dict[str, int] = {
     Code.HEAD_TOO_LARGE: 431,
     # -- a table flood from one address (issue 26) --
     Code.TOO_MANY_TABLES: 429,
+    Code.NO_TIME_LIMIT: 409,
+    Code.NO_MORE_TIME: 409,
     # -- players who come back --
     Code.NOT_SIGNED_IN: 401,
     Code.CLAIM_UNKNOWN: 404,

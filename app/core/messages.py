@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.actions import GameAction
+from app.core.clock import server_clock
 from app.core.schemas import BotKind, TableOut
 
 # The server's own action ids (bots, time-outs) start with this (app.table.room).
@@ -21,7 +22,7 @@ class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     type: Literal["action"]
-    action: dict[str, Any]
+    action: GameAction
     # Chosen by the client, unique per game: a retry with the same id has no second effect.
     action_id: str = Field(min_length=1, max_length=64, strict=True)
 
@@ -53,7 +54,7 @@ CLIENT_TYPES = ("action", "ping")
 # The version of this protocol, sent in `hello`. It rises by one whenever the server adds
 # something a client may rely on (a message, a field, a code); nothing is renamed or dropped.
 # docs/protocol-changelog.md says what each version added.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class HelloOut(BaseModel):
@@ -87,7 +88,7 @@ class StateOut(BaseModel):
     deadline: float | None = None
     # The server's clock when this message was made (Unix seconds), to correct a client's clock
     # when it counts down to the deadline.
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class AckOut(BaseModel):
@@ -132,6 +133,30 @@ class PongOut(BaseModel):
     type: Literal["pong"] = "pong"
 
 
+class MoreTimeIn(BaseModel):
+    """A seated player asks for more time for the open decision (anyone's): `EXTRA_TIME_SECONDS`
+    more, `EXTRA_TIME_PER_GAME` times a game per seat (app.table.extra_time)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["more_time"]
+    deadline: float | None = Field(
+        default=None,
+        description="the deadline the client saw (optional): refused with `conflict` when the "
+        "open decision's deadline is another, so a late click never extends the next decision",
+    )
+
+
+class DeadlineOut(BaseModel):
+    """The open decision's deadline moved (more time was given): every socket of the table gets
+    it; the next `state` carries the same `deadline`."""
+
+    type: Literal["deadline"] = "deadline"
+    deadline: float
+    server_time: float
+    seat: int | None = Field(description="who asked for it (None: learnt from another process)")
+    left: int | None = Field(description="how many more times that seat may ask in this game")
+
+
 ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut
 
 
@@ -169,7 +194,7 @@ class QueueOut(BaseModel):
     needed: int  # players still missing for it
     bots_at: float  # Unix time from which bots may be accepted
     can_accept_bots: bool
-    server_time: float = Field(default_factory=time.time)
+    server_time: float = Field(default_factory=server_clock.time)
 
 
 class MatchedOut(BaseModel):

@@ -18,6 +18,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from app.core import names
+from app.core.actions import GameAction
 
 MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
@@ -66,6 +67,11 @@ class CreateTable(BaseModel):
         None,
         description="how long a seat's player may be disconnected before another seated person "
         "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
+    )
+    pace: Literal["normal", "relaxed"] = Field(
+        "normal",
+        description='"relaxed": a time limit left out is the default times `RELAXED_FACTOR` '
+        "(10: 7 min 30 s to bid, 10 min for a power) instead of the default",
     )
 
 
@@ -271,7 +277,7 @@ class JoinOut(BaseModel):
 class RecordedAction(BaseModel):
     version: int
     seat: int
-    action: dict[str, Any]
+    action: GameAction
 
 
 class RecordPlayer(BaseModel):

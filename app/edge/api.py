@@ -12,6 +12,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, Response
 
 import engine
+from app.core.actions import shown
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -56,7 +57,8 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
     tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
     # Issue 18: a time limit left out is the server's default; `null` is none.
-    limits = lobby.hub.settings.default_limits()
+    settings = lobby.hub.settings
+    limits = settings.relaxed_limits() if body.pace == "relaxed" else settings.default_limits()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
     return await lobby.create_table(
         seats=body.seats,
@@ -221,7 +223,7 @@ async def public_record(reads: ReadModel, game_id: str) -> GameRecord:
         version=game.version,
         final_state_sha256=hashlib.sha256(engine.dumps(state).encode("utf-8")).hexdigest(),
         final_view=engine.view(state, None),
-        actions=[RecordedAction(version=v, seat=s, action=a) for v, s, a in game.actions],
+        actions=[RecordedAction(version=v, seat=s, action=shown(a)) for v, s, a in game.actions],
         created_at=as_utc(game.created_at),
         finished_at=as_utc(game.finished_at) if game.finished_at else None,
     )
@@ -238,6 +240,12 @@ def _page(request: Request, name: str) -> FileResponse:
     if not path.is_file():
         raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
     return FileResponse(path, media_type="text/html")
+
+
+@pages.get("/static/README.md")
+async def client_readme() -> None:
+    """The client's notes for contributors are in the repository, not on the site."""
+    raise HTTPException(404, {"code": "not_found", "message": "not found"})
 
 
 @pages.get("/")

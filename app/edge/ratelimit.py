@@ -25,7 +25,7 @@ from app.wire.buckets import Buckets
 # Methods that change nothing: never limited.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Reads that cost: a finished game's replay and record, the lists of tables (not one table).
-COSTLY_READS = re.compile(r"/api/games/[^/]+(/replay)?|/api/tables")
+COSTLY_READS = re.compile(r"/api/games/[^/]+(/replay|/screens)?|/api/tables")
 # Never limited: a refused leave would keep the ticket in the queue until it expires.
 NEVER_LIMITED = re.compile(r"/api/queue/[^/]+")
 

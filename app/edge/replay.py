@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 import engine
+from app.core.actions import GameAction
 from app.core.schemas import GameRecord, RecordPlayer
 from app.edge.api import ERRORS, GameId, public_record
 from app.edge.replay_cache import published, respond
@@ -33,7 +34,7 @@ class ReplayVersion(BaseModel):
     seat: int | None = Field(
         description="the seat whose action made this version (null: version 0)"
     )
-    action: dict[str, Any] | None = Field(description="that action, as in the public record")
+    action: GameAction | None = Field(description="that action, as in the public record")
     view: dict[str, Any] = Field(description="engine.view(state, None) after this version")
     prompts: list[dict[str, Any]] = Field(description="open prompts, public fields only")
     events: list[dict[str, Any]] = Field(description="this version's public events, tagged with it")
@@ -77,7 +78,7 @@ def public_replay(record: GameRecord) -> ReplayOut:
         )
     ]
     for recorded in record.actions:
-        state, events = engine.apply(state, recorded.seat, recorded.action)
+        state, events = engine.apply(state, recorded.seat, recorded.action.engine_action())
         versions.append(
             ReplayVersion(
                 version=recorded.version,

@@ -14,6 +14,7 @@ import json
 import logging
 import re
 import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -34,6 +35,7 @@ from app.core.schemas import ID_PATTERN
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
 from app.store.records import Arrival, utcnow
+from app.table import extra_time
 from app.table.hub import Hub
 from app.table.room import Room
 from app.wire.buckets import TokenBucket
@@ -56,6 +58,7 @@ BROKEN_FRAMING = {1002: "protocol_error", 1007: "invalid_utf8", 1009: "frame_too
 # Error codes of frames that are not messages of the protocol (counted as protocol errors).
 MALFORMED_CODES = frozenset({"malformed_json", "malformed", "unknown_type", "invalid_message"})
 MAX_SINCE = 2**31 - 1
+SPECTATORS_CANNOT_ACT = "spectators cannot act; join the table to play"
 _TABLE_ID = re.compile(ID_PATTERN)
 _SINCE = re.compile(r"-?[0-9]{1,10}")
 
@@ -233,6 +236,28 @@ def _send_error(room: Room, conn: Connection, error: ErrorOut) -> None:
     conn.send(error)
 
 
+def _bad_action(room: Room, conn: Connection, data: dict[str, Any], exc: ValidationError) -> bool:
+    """Answer a well-formed action message whose action has no known shape (an object all the
+    same) as the engine would: `malformed`, counted as a refused action; a spectator is told it
+    cannot act first. False: the message itself is at fault (`invalid_message`)."""
+    errors = exc.errors()  # located from the message's kind: ("action", "action", ...)
+    if not isinstance(data.get("action"), dict) or any(
+        e["loc"][:2] != ("action", "action") for e in errors
+    ):
+        return False
+    action_id = data["action_id"]  # valid: no error is outside the action
+    if conn.seat is None:
+        error = ErrorOut(code=Code.SPECTATOR, message=SPECTATORS_CANNOT_ACT, action_id=action_id)
+    else:
+        room.hub.metrics.refused(Code.MALFORMED, table=room.table_id, seat=conn.seat)
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][3:]) or 'type'}: {e['msg']}" for e in errors
+        )
+        error = ErrorOut(code=Code.MALFORMED, message=problems[:500], action_id=action_id)
+    conn.send(error)
+    return True
+
+
 async def _handle(room: Room, conn: Connection, raw: str) -> None:
     try:
         # The standard parser, not orjson: big integers and NaN must reach validation and
@@ -253,6 +278,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
     if kind in CHAT_TYPES:
         await room.feed.handle(conn, data)
         return
+    if kind == "more_time":
+        await extra_time.handle(room, conn, data)
+        return
     if kind not in CLIENT_TYPES:
         known = ", ".join((*CLIENT_TYPES, *CHAT_TYPES))
         _send_error(
@@ -268,6 +296,8 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
     try:
         message = client_message.validate_python(data)
     except ValidationError as exc:
+        if _bad_action(room, conn, data, exc):
+            return
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'message'}: {err['msg']}"
             for err in exc.errors()
@@ -284,15 +314,13 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
     assert isinstance(message, ActionIn)
     if conn.seat is None:
         conn.send(
-            ErrorOut(
-                code="spectator",
-                message="spectators cannot act; join the table to play",
-                action_id=message.action_id,
-            )
+            ErrorOut(code="spectator", message=SPECTATORS_CANNOT_ACT, action_id=message.action_id)
         )
         return
     try:
-        ack = await room.submit(seat=conn.seat, action=message.action, action_id=message.action_id)
+        ack = await room.submit(
+            seat=conn.seat, action=message.action.engine_action(), action_id=message.action_id
+        )
     except ServiceError as exc:
         conn.send(ErrorOut(code=exc.code, message=exc.message, action_id=message.action_id))
         return

@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 
+from app.core.clock import server_clock
 from app.core.config import Settings
 from app.core.errors import is_outage
 from app.core.messages import MatchedOut, QueueLeftOut
@@ -66,10 +66,9 @@ class QueueService:
         # An outage fails every pass: said once in a while, not twice a second.
         outage_said = -_OUTAGE_LOG_SECONDS
         while not self.closed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=settings.queue_poll_seconds)
+            await server_clock.wait(self._wake, settings.queue_poll_seconds)
             self._wake.clear()
-            now = time.monotonic()
+            now = server_clock.monotonic()
             try:
                 if (
                     settings.queue_match_seconds > 0

@@ -11,11 +11,11 @@ processes through the bus.
 from __future__ import annotations
 
 import math
-import time
 from datetime import timedelta
 
 import engine
 from app.core import names, seeds
+from app.core.clock import server_clock
 from app.core.errors import Code, ServiceError, StoreConflict
 from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
@@ -306,7 +306,7 @@ class Lobby:
                 state, opening = engine.start(players=table.seats, seed=seed)
                 # Issue 8: the opening prompt's deadline is stored with the game.
                 deadline = first_deadline(
-                    state, table.turn_seconds, table.choose_seconds, time.time()
+                    state, table.turn_seconds, table.choose_seconds, server_clock.time()
                 )
                 game_id, dumped = new_id(), engine.dumps(state)
                 started = await tx.start_game(

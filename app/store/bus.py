@@ -21,12 +21,13 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import asyncpg
 import orjson
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import engine
 from app.store.errors import mapped
 from app.store.ports import ChatHandler, Handler
 from app.store.records import Carried
@@ -76,7 +77,8 @@ def _carried(body: str) -> Carried | None:
         and isinstance(events, list)
     ):
         return None
-    return Carried(seat, action_id, action, events, at, key)
+    # The action of a commit: the engine accepted it before it was written.
+    return Carried(seat, action_id, cast(engine.Action, action), events, at, key)
 
 
 def channel_for(schema: str | None) -> str:

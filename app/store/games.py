@@ -27,6 +27,7 @@ import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+import engine
 from app.core.errors import StoreUnavailable
 from app.store.db import Database
 from app.store.errors import DRIVER_ERRORS, mapped
@@ -89,7 +90,7 @@ WHERE game_id = $1 AND version > $2 ORDER BY version
 
 
 # Every action's version and its row (app.store.ports.GameStore.since).
-Since = list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]
+Since = list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]]
 
 
 @mapped
@@ -277,6 +278,21 @@ class SqliteGames:
         if row is None or row[1] is None:
             return None
         return as_utc(row[0]) if row[0] else utcnow(), row[1]
+
+    async def extend_deadline(self, game_id: str, version: int, key: str, at: datetime) -> bool:
+        """Move the open prompt's deadline to `at` (more time asked for), if the game is still
+        at `version` with the deadline `key`; False when it moved on."""
+        async with self.db.write_core() as conn:
+            done = await conn.execute(
+                update(GameRow)
+                .where(
+                    GameRow.id == game_id,
+                    GameRow.version == version,
+                    GameRow.deadline_key == key,
+                )
+                .values(deadline_at=at)
+            )
+        return bool(done.rowcount)
 
     async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
         """(seat, kind, seed) of every bot seat and stand-in of the table."""

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import engine
 from app.store.records import FinishedGame, QueueEntry, SeatRec, TableRec, TableRows
 
 
@@ -189,8 +190,8 @@ class ReadModel(Protocol):
         ...
 
     async def playing_tables(
-        self, limit: int, here: Collection[str], live: Mapping[str, tuple[int, Any]]
-    ) -> list[tuple[TableRows, Any]]:
+        self, limit: int, here: Collection[str], live: Mapping[str, tuple[int, engine.State]]
+    ) -> list[tuple[TableRows, engine.State]]:
         """Public tables whose game is being played and not abandoned, the most recently active
         first, each with its game's current state (`live`: table -> (version, state) of the
         games this process holds)."""

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -234,3 +235,41 @@ class TableMessageRow(Base):
     kind: Mapped[str | None] = mapped_column(String(32), nullable=True)  # notices
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # notices
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# --- the analysis of finished games ------------------------------------------------------------
+
+
+class AnalysisRow(Base):
+    """A finished game's analysis asked for, at a budget (`worlds` per decision): `total`
+    decisions to analyse; `finished_at` once every one is stored. Unfinished rows are resumed
+    when a server starts."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    worlds: Mapped[int] = mapped_column(Integer, primary_key=True)
+    total: Mapped[int] = mapped_column(Integer)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AnalysisDecisionRow(Base):
+    """One decision's analysis (engine.analysis.Decision as JSON), the `idx`-th action of the
+    game. The same game and budget always give the same row: a second writer's is a duplicate."""
+
+    __tablename__ = "analysis_decisions"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "worlds"],
+            ["analyses.game_id", "analyses.worlds"],
+            ondelete="CASCADE",
+        ),
+    )
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    worlds: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+import engine
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
 from app.store.player_ports import HistoryStore, LeagueStore, PlayerStore
@@ -48,7 +49,7 @@ class GameStore(Protocol):
 
     async def since(
         self, game_id: str, after: int
-    ) -> list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]]:
+    ) -> list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]]:
         """What another process committed after version `after`, in order: (version, seat,
         action_id, action, raw events) of each new action."""
         ...
@@ -75,6 +76,11 @@ class GameStore(Protocol):
     ) -> tuple[datetime, str] | None:
         """Store the deadline of a prompt that opened without one, if the game is still at
         `version` and has none; the deadline the database holds then (None: it moved on)."""
+        ...
+
+    async def extend_deadline(self, game_id: str, version: int, key: str, at: datetime) -> bool:
+        """Move the open prompt's deadline to `at`, if the game is still at `version` with the
+        deadline `key`; False when it moved on."""
         ...
 
     async def stand_ins(self, table_id: str) -> list[tuple[int, str | None, str | None]]:
@@ -199,6 +205,16 @@ class Health(Protocol):
         ...
 
 
+class AnalysisStore(Protocol):
+    """The analyses of finished games, decision by decision (app.store.analyses)."""
+
+    async def request(self, game_id: str, worlds: int, total: int) -> bool: ...
+    async def decisions(self, game_id: str, worlds: int) -> list[dict[str, Any]]: ...
+    async def add(self, game_id: str, worlds: int, decisions: list[dict[str, Any]]) -> None: ...
+    async def finish(self, game_id: str, worlds: int) -> None: ...
+    async def unfinished(self, worlds: int) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class Stores:
     """Every store of one database, as the app is wired with them (app.store.stores)."""
@@ -212,6 +228,7 @@ class Stores:
     presence: PresenceStore
     bus: Bus
     health: Health
+    analyses: AnalysisStore
     players: PlayerStore
     history: HistoryStore
     leagues: LeagueStore

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import and_, exists, or_, select, update
 
+from app.core.clock import server_clock
 from app.store.db import Database
 from app.store.errors import FAILURES, mapped
 from app.store.models import SeatRow, TableRow
@@ -253,7 +254,7 @@ class Presence:
     @staticmethod
     async def _every(interval: float, job: Callable[[], Awaitable[None]]) -> None:
         while interval > 0:
-            await asyncio.sleep(interval)
+            await server_clock.sleep(interval)
             try:
                 await job()
             except FAILURES as exc:  # the bus's notification included

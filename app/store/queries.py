@@ -131,8 +131,8 @@ class Queries:
         return by_table
 
     async def playing_tables(
-        self, limit: int, here: Collection[str], live: Mapping[str, tuple[int, Any]]
-    ) -> list[tuple[TableRows, Any]]:
+        self, limit: int, here: Collection[str], live: Mapping[str, tuple[int, engine.State]]
+    ) -> list[tuple[TableRows, engine.State]]:
         async with self.db.sessions() as session:
             rows = (
                 await session.execute(
@@ -157,11 +157,14 @@ class Queries:
         return [(rows_of(t, by_table.get(t.id, []), g), states[g.id]) for t, g in rows]
 
     async def _current_states(
-        self, session: AsyncSession, games: list[GameRow], live: Mapping[str, tuple[int, Any]]
-    ) -> dict[str, Any]:
+        self,
+        session: AsyncSession,
+        games: list[GameRow],
+        live: Mapping[str, tuple[int, engine.State]],
+    ) -> dict[str, engine.State]:
         """Each game's current state: this process's live one, else the stored snapshot and the
         actions after it replayed (one query for all)."""
-        states: dict[str, Any] = {}
+        states: dict[str, engine.State] = {}
         behind: dict[str, GameRow] = {}
         for game in games:
             held = live.get(game.table_id)

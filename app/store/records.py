@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import engine
+from app.core.clock import server_clock
 from app.core.messages import ChatLine
 
 if TYPE_CHECKING:
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    # The server's clock (app.core.clock), which tests may move forward.
+    return server_clock.now()
 
 
 def as_utc(stamp: datetime) -> datetime:
@@ -119,7 +121,7 @@ class FinishedGame:
     created_at: datetime
     finished_at: datetime | None
     seats: list[tuple[int, str, bool]]  # (seat, name, bot)
-    actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action)
+    actions: list[tuple[int, int, engine.Action]]  # (version, seat, action)
 
 
 @dataclass(slots=True)
@@ -203,9 +205,9 @@ class StoredGame:
     # -- snapshots (issue 17) --
     snapshot_version: int | None = None  # None: `state` is the state of `version`
     # (seat, action) of every version after the snapshot's, in order: replayed on load.
-    replay: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    replay: list[tuple[int, engine.Action]] = field(default_factory=list)
 
-    def current_state(self) -> Any:
+    def current_state(self) -> engine.State:
         """The state of `version`: the snapshot, then the actions after it (the engine is
         deterministic)."""
         state = engine.loads(self.state)
@@ -222,7 +224,7 @@ class Commit:
     table_id: str
     version: int
     seat: int
-    action: dict[str, Any]
+    action: engine.Action
     action_id: str
     events: list[dict[str, Any]]
     state: str | None  # engine.dumps of the new state when this version is a snapshot
@@ -244,7 +246,7 @@ class Carried:
 
     seat: int
     action_id: str
-    action: dict[str, Any]
+    action: engine.Action
     events: list[dict[str, Any]]
     deadline_at: float | None  # Unix seconds of the deadline stored with it
     deadline_key: str | None

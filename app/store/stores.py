@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from app.core.config import Settings
+from app.store.analyses import SqlAnalyses
 from app.store.arrivals import PgArrivals, SqliteArrivals
 from app.store.bus import PgBus, SqliteBus, channel_for
 from app.store.chat import PgFeeds, SqliteFeeds
@@ -86,6 +87,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         presence=presence,
         bus=bus,
         health=SqlHealth(db.engine),
+        analyses=SqlAnalyses(db),
         players=SqlPlayers(db),
         history=SqlHistory(db),
         leagues=SqlLeagues(db),

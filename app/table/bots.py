@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 import engine
 import engine.bots
@@ -20,7 +19,7 @@ log = logging.getLogger("dragonstones.bots")
 class BotSeats:
     def __init__(self, room: Actor) -> None:
         self.room = room
-        self.bots: dict[int, Any] = {}  # seat -> engine bot
+        self.bots: dict[int, engine.bots.Bot] = {}  # seat -> engine bot
         self.seeds: dict[int, int] = {}  # seat -> the bot's seed (a hard bot's decisions use it)
         self.task: asyncio.Task[None] | None = None
         self.event = asyncio.Event()

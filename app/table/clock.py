@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
+from app.core.clock import server_clock
 from app.core.errors import ServiceError, StoreError
+from app.table import extra_time
 from app.table.live_game import Deadline, LiveGame
 from app.table.ports import Actor
 
@@ -35,7 +36,7 @@ RETRY_CODES = ("unavailable", "conflict")
 RETRY_SECONDS = 1.0
 
 
-def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
+def _round(state: engine.State) -> tuple[str, Any, Any, frozenset[int]] | None:
     """The open prompt's kind, identity and the seats it asks (None: nobody is asked)."""
     prompts = engine.prompts(state, seat=None)
     if not prompts:
@@ -47,7 +48,7 @@ def _round(state: Any) -> tuple[str, Any, Any, frozenset[int]] | None:
     return kind, ident, view.get("phase"), frozenset(p["seat"] for p in prompts)
 
 
-def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline | None:
+def plan(game: LiveGame, new_state: engine.State, version: int, now: float) -> Deadline | None:
     """The deadline of the prompt open after `new_state` (reached at `version`): the current one
     while the same sealed round goes on, a new one when an action opens a timed prompt."""
     return _plan(
@@ -56,7 +57,7 @@ def plan(game: LiveGame, new_state: Any, version: int, now: float) -> Deadline |
 
 
 def first_deadline(
-    state: Any, turn_seconds: int | None, choose_seconds: int | None, now: float
+    state: engine.State, turn_seconds: int | None, choose_seconds: int | None, now: float
 ) -> Deadline | None:
     """The deadline of a game's opening prompt (stored with the game at the start)."""
     return _plan(turn_seconds, choose_seconds, None, None, state, 0, now)
@@ -65,9 +66,9 @@ def first_deadline(
 def _plan(
     turn_seconds: int | None,
     choose_seconds: int | None,
-    old_state: Any,
+    old_state: engine.State | None,
     old_deadline: Deadline | None,
-    new_state: Any,
+    new_state: engine.State,
     version: int,
     now: float,
 ) -> Deadline | None:
@@ -103,6 +104,8 @@ class Timed(Actor, Protocol):
 
     @property
     def standins(self) -> AfterTimeOut: ...
+    @property
+    def audience(self) -> extra_time.Audience: ...
 
 
 class Clock:
@@ -120,7 +123,7 @@ class Clock:
         if stored.deadline_at is not None and stored.deadline_key is not None:
             game.deadline = Deadline(stored.deadline_key, stored.deadline_at.timestamp())
         elif not stored.over:
-            game.deadline = opening_deadline(game, time.time())
+            game.deadline = opening_deadline(game, server_clock.time())
             if game.deadline is not None:
                 self.saving = asyncio.create_task(self._save(game, game.deadline))
 
@@ -153,7 +156,7 @@ class Clock:
             at, key = stored[1], stored[2]
             game.deadline = Deadline(key, at.timestamp()) if at and key else None
         else:  # it moved on again meanwhile: the next catch-up reads it
-            game.deadline = plan(game, game.state, game.version, time.time())
+            game.deadline = plan(game, game.state, game.version, server_clock.time())
 
     def arm(self) -> None:
         """After every change of the game: wait for its current deadline (if any)."""
@@ -176,9 +179,15 @@ class Clock:
             self.task.cancel()
 
     async def _expire(self, deadline: Deadline) -> None:
-        await asyncio.sleep(max(0.0, deadline.at - time.time()))
+        await server_clock.sleep(max(0.0, deadline.at - server_clock.time()))
         game = self.room.game
         assert game is not None
+        later = await _stored_later(self.room, game, deadline)
+        if later is not None and game.deadline == deadline and not game.over:
+            # More time was given through another process: wait for that deadline instead.
+            extra_time.tell(game, self.room.audience, later, None, None)
+            self.arm()
+            return
         while True:
             retry = False
             for prompt in engine.prompts(game.state, seat=None):
@@ -202,7 +211,21 @@ class Clock:
                 await self.room.standins.after_time_out(seat)
             if not retry:
                 return
-            await asyncio.sleep(RETRY_SECONDS)
+            await server_clock.sleep(RETRY_SECONDS)
+
+
+async def _stored_later(room: Timed, game: LiveGame, deadline: Deadline) -> Deadline | None:
+    """The deadline stored for this very prompt when it is later than `deadline` (more time was
+    given through another process), else None."""
+    try:
+        stored = await room.hub.store.deadline(game.id)
+    except StoreError:
+        return None  # time out as planned: the database decides whose commit counts
+    if stored is None or stored[0] != game.version or stored[1] is None:
+        return None
+    if stored[2] != deadline.key or stored[1].timestamp() <= deadline.at:
+        return None
+    return Deadline(deadline.key, stored[1].timestamp())
 
 
 def consecutive_time_outs(game: LiveGame, seat: int) -> int:

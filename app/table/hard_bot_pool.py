@@ -22,6 +22,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+import engine
+
 log = logging.getLogger("dragonstones.thinking")
 
 
@@ -64,7 +66,7 @@ def lower_priority(niceness: int) -> None:
 
 def think(
     seed: int, view: dict[str, Any], prompt: dict[str, Any], seconds: float, playouts: int
-) -> dict[str, Any]:
+) -> engine.Action:
     """In a worker: one decision of the hard bot, stopped by its CPU time or its playouts."""
     from engine.hard import HardBot
 
@@ -84,7 +86,7 @@ class Thinkers:
 
     async def decide(
         self, bot_seed: int, version: int, view: dict[str, Any], prompt: dict[str, Any]
-    ) -> dict[str, Any]:
+    ) -> engine.Action:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(
                 self.workers,

@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
 from typing import Any
 
+import engine
 from app.core.config import Settings
 from app.core.errors import StoreError
 from app.core.metrics import Metrics
@@ -107,7 +108,7 @@ class Hub:
         """The tables where a seated person has a socket open here."""
         return [t for t, r in self.rooms.items() if r.audience.connected_seats()]
 
-    def live_states(self) -> Mapping[str, tuple[int, Any]]:
+    def live_states(self) -> Mapping[str, tuple[int, engine.State]]:
         """table -> (version, state) of each game played here."""
         return {t: (r.game.version, r.game.state) for t, r in self.rooms.items() if r.game}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import engine
 from app.core.schemas import PlayerOut, TableOut
@@ -26,7 +26,7 @@ class Here(Protocol):
         """The tables where a seated person has a socket open here."""
         ...
 
-    def live_states(self) -> Mapping[str, tuple[int, Any]]:
+    def live_states(self) -> Mapping[str, tuple[int, engine.State]]:
         """table -> (version, state) of each game played here."""
         ...
 

@@ -10,7 +10,6 @@ socket of one seat, gets the same bytes.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import orjson
 
 import engine
+from app.core.clock import server_clock
 from app.core.messages import StateOut
 
 
@@ -39,7 +39,7 @@ class LiveGame:
     id: str
     table_id: str
     players: int
-    state: Any
+    state: engine.State
     version: int
     over: bool
     # The raw events of each version (index 0: the opening), private ones included: they only
@@ -95,7 +95,7 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
             events=events,
             resync=resync,
             deadline=game.deadline.at if game.deadline else None,
-            server_time=time.time(),
+            server_time=server_clock.time(),
         )
         # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
         # several times faster than the model's own serializer, to the same text.

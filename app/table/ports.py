@@ -4,8 +4,9 @@ around it as `Services`, and so never import `Room` or `Hub` (which import them)
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+import engine
 from app.core.config import Settings
 from app.core.messages import AckOut
 from app.core.metrics import Metrics
@@ -74,7 +75,7 @@ class Actor(Idle, Protocol):
         self,
         *,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool = False,
         timed_out: bool = False,

@@ -109,7 +109,7 @@ class Room:
         self,
         *,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool = False,
         timed_out: bool = False,
@@ -132,7 +132,7 @@ class Room:
     async def _submit(
         self,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool,
         started: float,
@@ -187,7 +187,7 @@ class Room:
         self,
         game: LiveGame,
         seat: int,
-        action: dict[str, Any] | None,
+        action: engine.Action | None,
         action_id: str,
         by_server: bool,
         started: float,
@@ -320,7 +320,7 @@ class Room:
 
     async def _replay(
         self,
-        rows: list[tuple[int, int, str, dict[str, Any], list[dict[str, Any]]]],
+        rows: list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]],
         deadline: Deadline | str | None = "read",
     ) -> None:
         """Apply actions another process committed; `deadline`: the one stored with the last

@@ -13,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from app.core import seeds
+from app.core.clock import server_clock
 from app.core.errors import Code, ServiceError
 from app.core.schemas import PlayerOut, TableOut
 from app.core.security import new_seed
@@ -74,7 +74,7 @@ class StandIns:
     def decorate(self, table: TableOut) -> TableOut:
         """Mark the seats whose person has been away longer than the grace period (a bot may
         stand in), and look again when the next one will be."""
-        now = time.time()
+        now = server_clock.time()
         upcoming: list[float] = []
         for p in table.players:
             p.absent = False
@@ -102,7 +102,7 @@ class StandIns:
         self._flip = asyncio.create_task(self._refresh_later(at))
 
     async def _refresh_later(self, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - time.time()) + 0.05)
+        await server_clock.sleep(max(0.0, at - server_clock.time()) + 0.05)
         self._flip_at = None
         self.room.audience.refresh_table(0)
 
@@ -144,7 +144,7 @@ class StandIns:
 
     async def _away_notice(self, seat: int) -> None:
         room = self.room
-        await asyncio.sleep(AWAY_NOTICE_SECONDS)
+        await server_clock.sleep(AWAY_NOTICE_SECONDS)
         try:
             game = room.game
             if game is None or game.over or room.hub.closed:
@@ -154,10 +154,10 @@ class StandIns:
             if player is None or player.bot or player.stand_in:
                 return
             since = self.away_since(player)
-            if since is None or time.time() - since < AWAY_NOTICE_SECONDS - 0.5:
+            if since is None or server_clock.time() - since < AWAY_NOTICE_SECONDS - 0.5:
                 return  # back meanwhile (maybe away again since: that departure says it)
             timed = bool(table.turn_seconds or table.choose_seconds)
-            left = max(0, round(since + table.grace_seconds - time.time()))
+            left = max(0, round(since + table.grace_seconds - server_clock.time()))
             await room.feed.notice("away", seat=seat, grace=left, auto=timed)
             self._refresh_at(since + table.grace_seconds)
         except Exception as exc:
@@ -188,7 +188,7 @@ class StandIns:
             since = self.away_since(player)
             if since is None:
                 raise ServiceError(Code.SEAT_ONLINE, f"{player.name} is connected")
-            left = table.grace_seconds - (time.time() - since)
+            left = table.grace_seconds - (server_clock.time() - since)
             if left > 0:
                 raise ServiceError(
                     Code.TOO_EARLY,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
+from app.core.clock import server_clock
+
 # Buckets kept at most by key (the least recently used go first: a full bucket is the default).
 MAX_BUCKETS = 100_000
 
@@ -48,8 +50,9 @@ class Buckets:
         self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def take(self, key: str, now: float | None = None) -> float:
-        """0 if allowed (and a credit is spent); else the seconds until one is available."""
-        now = time.monotonic() if now is None else now
+        """0 if allowed (and a credit is spent); else the seconds until one is available. On the
+        server's clock (which tests move), like every wait the server makes."""
+        now = server_clock.monotonic() if now is None else now
         bucket = self.buckets.pop(key, None) or TokenBucket(self.rate, self.burst, now)
         self.buckets[key] = bucket
         while len(self.buckets) > self.limit:

@@ -3,20 +3,24 @@
 import { h } from "./common.js";
 import { t } from "./i18n.js";
 import { CHARACTERS, charName, charText, charGlyph } from "./characters.js";
+import "./popover.js";
 
 const STANDARD = new Set([
   "witch", "red_dragon", "blue_dragon", "yellow_dragon", "magician", "wizard", "sorcerer", "thief",
 ]);
 
-/** A character card. size: "big" (the card under auction), "small" (lists), "mini". */
-export function cardEl(id, { size = "small", extra = null, label = null } = {}) {
+/** A character card. size: "big" (the card under auction), "small" (lists), "mini". With `help`
+ *  (the default) it is focusable and shows its power in the card-help popover (popover.js); a card
+ *  inside a button or a hidden decoration leaves that to its container. */
+export function cardEl(id, { size = "small", extra = null, label = null, help = true } = {}) {
   const special = !STANDARD.has(id);
   const colour = (CHARACTERS[id] && CHARACTERS[id].colour) || "";
   return h(
     "div",
     {
       class: `card ${size} ${special ? "special" : "standard"} ${colour ? "tint-" + colour : ""}`,
-      dataset: { character: id },
+      dataset: help ? { character: id, cardHelp: id } : { character: id },
+      tabindex: help ? "0" : null,
       role: "img",
       // The name and the power: the card's text is inside a picture for assistive technology.
       "aria-label": label || [charName(id), charText(id)].filter(Boolean).join(": "),

@@ -231,6 +231,13 @@ export async function copyText(text, field) {
   if (field) {
     field.focus();
     field.select();
+    // Over plain http (a home network) the Clipboard API is absent; the older command still
+    // copies a selection made by the click.
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
   }
   return false;
 }

@@ -4,7 +4,7 @@
 // the common events, anything unknown falls back to the engine's English.
 
 import { getLang, t, plural, typeset, listNames } from "./i18n.js";
-import { charName, theCard, ofCard } from "./characters.js";
+import { charName, theCard, ofCard, toCard } from "./characters.js";
 import { promptText, describeOptionFr } from "./prompt-text.js";
 import { iso } from "./common.js";
 
@@ -84,6 +84,13 @@ function victimChoice(e, n) {
 
 // English sentences for events whose engine text names seats as "Player N" or lacks separators.
 const EN = {
+  // A seat chosen because it was the only one: named, not "Player 4" (the engine's label).
+  auto_choice: (e, n) => {
+    const m = /^seat(\d+)$/.exec(String(e.option));
+    if (!m) return null;
+    const victim = victimChoice(e, n);
+    return victim ? `${victim.slice(0, -1)} (the only option).` : `${n(e.seat)}: ${n(Number(m[1]))} (the only option).`;
+  },
   choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
     ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
   // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf" (issue 18).
@@ -123,10 +130,10 @@ const FR = {
     if (e.coin) return `${n(e.seat)} vole ${coinAmount(e.coin, 1)} à ${n(e.victim)}, qui n’a pas de pierre.`;
     return `${n(e.seat)} ne vole rien : ${n(e.victim)} n’a ni pierre ni or.`;
   },
-  brigand: (e, n) => `${n(e.seat)} dépouille ${n(e.victim)} avec le Brigand.`,
+  brigand: (e, n) => `${n(e.seat)} dépouille ${n(e.victim)} avec ${theCard("brigand")}.`,
   brigand_haul: (e, n) => `${n(e.seat)} prend ${e.common_gold} or vulgaire et ${e.silver} argent à ${n(e.victim)}.`,
-  doppelganger_taken: (e, n) => `${n(e.seat)} garde le Doppelganger face visible.`,
-  doppelganger_played: (e, n) => `${n(e.seat)} joue le Doppelganger : ${charName(e.card)} est utilisé deux fois.`,
+  doppelganger_taken: (e, n) => `${n(e.seat)} garde ${theCard("doppelganger")} face visible.`,
+  doppelganger_played: (e, n) => `${n(e.seat)} joue ${theCard("doppelganger")} : ${charName(e.card)} est utilisé deux fois.`,
   draw: (e, n) => `${n(e.seat)} tire ${describeStones(e.stones)} du sac.`,
   bag_filled: () => `Les pierres de la banque vont dans le sac.`,
   rainbow_named: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)}.`,
@@ -135,15 +142,20 @@ const FR = {
     : `${n(e.seat)} tire une pierre ${stoneAdjFr(e.stone)}.`,
   rainbow_end: (e, n) => `${n(e.seat)} garde ${describeStones(e.stones)} ; le sac retourne à la banque.`,
   copy: (e, n) => e.via === "ghost"
-    ? `${n(e.seat)} utilise le pouvoir ${ofCard(e.card)} grâce au Fantôme.`
+    ? `${n(e.seat)} utilise le pouvoir ${ofCard(e.card)} grâce ${toCard("ghost")}.`
     : `${n(e.seat)} prend ${theCard(e.card)} avec ${theCard(e.via)} et utilise son pouvoir.`,
   buy: (e, n) => `${n(e.seat)} achète une pierre ${stoneAdjFr(e.stone)}.`,
-  necromancer: (e, n) => `${n(e.seat)} abandonne ${e.fairy_gold} or des fées au Nécromant.`,
-  necromancer_declined: (e, n) => `${n(e.seat)} renonce au Nécromant.`,
-  troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec le Troll : chacun rend ses pierres de cette couleur.`,
+  necromancer: (e, n) => `${n(e.seat)} abandonne ${e.fairy_gold} or des fées ${toCard("necromancer")}.`,
+  necromancer_declined: (e, n) => `${n(e.seat)} renonce ${toCard("necromancer")}.`,
+  troll: (e, n) => `${n(e.seat)} annonce le ${t("colour." + e.colour)} avec ${theCard("troll")} : chacun rend ses pierres de cette couleur.`,
   turn_ended: (e) => `Fin du tour ${e.turn} : l’or des fées dépensé retourne derrière les écrans, les pièces maudites inutilisées retournent à la banque.`,
   choice: (e, n) => choiceFr(e, n),
-  auto_choice: (e, n) => choiceFr(e, n),
+  auto_choice: (e, n) => {
+    const m = /^seat(\d+)$/.exec(String(e.option));
+    if (!m) return choiceFr(e, n);
+    const victim = victimChoice(e, n);
+    return victim ? `${victim.slice(0, -1)} (seule possibilité).` : `${n(e.seat)} : ${n(Number(m[1]))} (seule possibilité).`;
+  },
   timed_out: (e, n) => timedOut(e, n),
 };
 

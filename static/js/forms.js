@@ -4,7 +4,8 @@
 
 import { h } from "./common.js";
 import { t } from "./i18n.js";
-import { charName, theCard } from "./characters.js";
+import { charName, theCard, charText } from "./characters.js";
+import { linkCards } from "./popover.js";
 import { promptQuestion, optionLabel } from "./prompt-text.js";
 import { cardEl, gemRow } from "./cards.js";
 import { describeBid } from "./events.js";
@@ -95,6 +96,8 @@ export function bidPanel(prompt, send) {
   });
   const form = h("form", { class: "bid-form", dataset: { prompt: "bid", character: prompt.character } },
     h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
+    // The card's power here too: on a phone the panel covers the card it is bid for.
+    h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)),
     h("p", { class: "hint" }, t("prompt.bid_hint")),
     steppers,
     toggles.amulet ? toggles.amulet.row : null,
@@ -137,6 +140,7 @@ export function tiebreakPanel(prompt, send, tiedNames) {
   update();
   const form = h("form", { class: "bid-form tiebreak", dataset: { prompt: "tiebreak", character: prompt.character } },
     h("h2", {}, t("prompt.tiebreak_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
+    h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)),
     h("p", { class: "hint" }, t("prompt.tiebreak_hint")),
     tiedNames ? h("p", { class: "muted" }, t("prompt.tiebreak_others", { names: tiedNames })) : null,
     silver.row,
@@ -159,7 +163,7 @@ export function tiebreakPanel(prompt, send, tiedNames) {
 
 /** The decoration of an option button, from the option's data (none for unknown shapes). */
 function optionArt(option, ctx) {
-  if (typeof option.card === "string") return cardEl(option.card, { size: "mini" });
+  if (typeof option.card === "string") return cardEl(option.card, { size: "mini", help: false });
   if (option.stones && typeof option.stones === "object") return gemRow(option.stones);
   if (typeof option.colour === "string") {
     return h("span", { class: "art", "aria-hidden": "true" },
@@ -180,14 +184,17 @@ export function choosePanel(prompt, send, ctx) {
   const list = h("div", { class: `options ${allColours ? "colours" : ""}`, role: "group" });
   for (const [i, option] of options.entries()) {
     list.append(h("button", {
-      type: "button", class: "option-btn", dataset: { optionId: option.id, key: i < 9 ? String(i + 1) : "" },
+      type: "button", class: "option-btn",
+      dataset: { optionId: option.id, key: i < 9 ? String(i + 1) : "", ...(typeof option.card === "string" ? { cardHelp: option.card } : {}) },
       onclick: () => send({ type: "choose", option: option.id }),
     }, i < 9 ? h("kbd", { class: "key", "aria-hidden": "true" }, String(i + 1)) : null,
-    optionArt(option, ctx), h("span", { class: "option-label" }, optionLabel(prompt, option, ctx.nameOf))));
+    optionArt(option, ctx), h("span", { class: "option-label" }, optionLabel(prompt, option, ctx.nameOf),
+      // A card offered (Ghost, Imp, Goblin...) says what it does, on a phone too.
+      typeof option.card === "string" ? h("span", { class: "option-power" }, charText(option.card)) : null)));
   }
   // The heading names the card once; the question under it no longer repeats it.
   return h("div", { class: "choose", dataset: { prompt: "choose", character: prompt.character, step: prompt.step || "" } },
-    h("h2", {}, t("prompt.choose_title", { card: charName(prompt.character) })),
+    linkCards(h("h2", {}, t("prompt.choose_title", { card: charName(prompt.character) }))),
     h("p", { class: "prompt-question", id: "prompt-question" }, promptQuestion(prompt)),
     list,
     options.length > 1 ? h("p", { class: "hint keys" }, t("prompt.keys_choose", { n: Math.min(options.length, 9) })) : null);

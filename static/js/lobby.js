@@ -231,10 +231,10 @@ async function refresh() {
 function renderHero() {
   const box = $("#hero-cards");
   box.replaceChildren(
-    cardEl("witch", { size: "small" }),
-    cardEl("red_dragon", { size: "small" }),
-    cardEl("magician", { size: "small" }),
-    cardEl("rainbow_dragon", { size: "small" }),
+    cardEl("witch", { size: "small", help: false }),
+    cardEl("red_dragon", { size: "small", help: false }),
+    cardEl("magician", { size: "small", help: false }),
+    cardEl("rainbow_dragon", { size: "small", help: false }),
   );
 }
 
@@ -261,6 +261,12 @@ $("#create-form").addEventListener("submit", async (ev) => {
     body.turn_seconds = seconds > 0 ? seconds : null;
     const chooseSeconds = Number($("#choose-timer").value); // issue 8: time for power decisions
     body.choose_seconds = chooseSeconds > 0 ? chooseSeconds : null;
+    if ($("#relaxed").checked) {
+      // Relaxed: the server's limits times ten, whatever the two lists say.
+      body.pace = "relaxed";
+      delete body.turn_seconds;
+      delete body.choose_seconds;
+    }
     const table = await api("POST", "/api/tables", { body });
     await joinAndGo(table.id, name);
   } catch (err) {

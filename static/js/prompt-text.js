@@ -3,7 +3,7 @@
 // server's English text; options carrying data (colour, seat, card, stones) are described from it.
 
 import { getLang, t, humanize } from "./i18n.js";
-import { CHARACTERS, charName } from "./characters.js";
+import { CHARACTERS, charName, theCard } from "./characters.js";
 
 const PROMPTS = {
   en: {},
@@ -40,9 +40,9 @@ const PROMPTS = {
     "necromancer.use": "Abandonner l’or des fées misé pour 1 point ?",
     "necromancer.use.use": (o) => `Abandonner ${o.fairy_gold ?? ""} or des fées pour 1 point`.replace("  ", " "),
     "necromancer.use.decline": "Garder mon or des fées",
-    "*.play_doppelganger": "Jouer le Doppelganger pour utiliser ce pouvoir deux fois ?",
-    "*.play_doppelganger.play": "Jouer le Doppelganger : utiliser ce pouvoir deux fois",
-    "*.play_doppelganger.keep": "Garder le Doppelganger pour plus tard",
+    "*.play_doppelganger": () => `Jouer ${theCard("doppelganger")} pour utiliser ce pouvoir deux fois ?`,
+    "*.play_doppelganger.play": () => `Jouer ${theCard("doppelganger")} : utiliser ce pouvoir deux fois`,
+    "*.play_doppelganger.keep": () => `Garder ${theCard("doppelganger")} pour plus tard`,
   },
 };
 

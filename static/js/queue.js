@@ -58,7 +58,10 @@ export function renderQueue() {
     bots.hidden = true;
     return;
   }
-  text.textContent = t("queue.looking", { waiting: last.waiting, target: last.target });
+  // "Any size": the table gathered may grow past its first target (3), so no "1 of 3" promise.
+  text.textContent = last.size === "any"
+    ? t("queue.looking_any", { waiting: last.waiting })
+    : t("queue.looking", { waiting: last.waiting, target: last.target });
   const left = Math.ceil(last.bots_at - (Date.now() / 1000 + clockSkew));
   bots.hidden = !(last.can_accept_bots || left <= 0);
   hint.textContent = bots.hidden ? t("queue.bots_in", { t: formatSeconds(Math.max(1, left)) }) : t("queue.bots_ready");
@@ -93,7 +96,7 @@ function handleTicket(out) {
     stop();
     note(t(out.reason === "expired" ? "queue.expired" : "queue.left"));
   } else {
-    if (out.target) last = { ...last, waiting: out.waiting, target: out.target, bots_at: out.bots_at, can_accept_bots: false };
+    if (out.target) last = { ...last, size: out.size, waiting: out.waiting, target: out.target, bots_at: out.bots_at, can_accept_bots: false };
     waiting(true);
     renderQueue();
     connect();

@@ -10,6 +10,9 @@ import { state, update, subscribe, refreshAll, nameOf, latestReveal } from "./st
 import * as seats from "./panels/seats.js";
 import * as auction from "./panels/auction.js";
 import * as log from "./panels/log.js";
+import { mountAfterGame } from "./analysis.js";
+import { sha256Hex } from "./sha256.js";
+import { linkCards } from "./popover.js";
 
 let replay = null;
 let logs = []; // logs[i]: every public event up to version i
@@ -17,19 +20,13 @@ let reveals = []; // reveals[i]: the last reveal seen at version i (kept across 
 
 /** The same text the engine hashed: sha256("dragonstones:<seed>"), in hex (engine/rng.py). */
 export async function commitmentOf(seed) {
-  const bytes = new TextEncoder().encode(`dragonstones:${seed}`);
-  const digest = await window.crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  // sha256.js where WebCrypto is absent (plain http on a home network is not a secure context).
+  return sha256Hex(new TextEncoder().encode(`dragonstones:${seed}`));
 }
 
 async function checkSeed() {
   const status = $("#proof-status");
   const seed = $("#seed-input").value.trim();
-  if (!window.crypto || !window.crypto.subtle) {
-    status.dataset.verified = "unknown";
-    status.textContent = t("replay.no_crypto");
-    return;
-  }
   const ok = (await commitmentOf(seed)) === replay.seed_commitment;
   if (seed !== $("#seed-input").value.trim()) return; // typed on meanwhile: a newer check runs
   status.dataset.verified = ok ? "yes" : "no";
@@ -52,7 +49,7 @@ function renderStep() {
   $("#version-label").textContent = t("replay.step", { v: index, n: replay.versions.length - 1 });
   const events = v.events; // a step by step replay shows who bid too
   fill($("#step-events"), index === 0 && !events.length ? h("li", {}, t("replay.start"))
-    : events.map((e) => h("li", { dataset: { type: e.type } }, eventSentence(e, nameOf))));
+    : events.map((e) => linkCards(h("li", { dataset: { type: e.type } }, eventSentence(e, nameOf)))));
   $("#first-step").disabled = $("#prev-step").disabled = index === 0;
   $("#next-step").disabled = $("#last-step").disabled = index === replay.versions.length - 1;
   const winner = v.view.winner;
@@ -113,6 +110,7 @@ async function boot() {
   $("#replay-view").hidden = false;
   show(0);
   checkSeed();
+  mountAfterGame(replay.id, replay.seats, (version) => show(replay.versions.findIndex((v) => v.version === version)));
 }
 
 boot();

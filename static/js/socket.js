@@ -107,6 +107,13 @@ function onMessage(msg) {
       absorbState(msg);
       settlePending();
       break;
+    case "deadline":
+      // More time was given (anyone's "+30 s"): the countdown moves, on this browser's clock.
+      if (typeof msg.deadline === "number") {
+        const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
+        update({ deadline: (msg.deadline + offset) * 1000 });
+      }
+      break;
     case "ack":
       if (state.pending && state.pending.action_id === msg.action_id) update({ pending: null });
       break;
@@ -115,6 +122,10 @@ function onMessage(msg) {
       if (msg.code === "not_found") {
         stopped = true;
         update({ page: "notfound" });
+        return;
+      }
+      if (msg.code === "no_more_time" || msg.code === "no_time_limit") {
+        update({ moreTimeError: msg.code });
         return;
       }
       if (typeof msg.code === "string" && msg.code.startsWith("chat_")) {
@@ -192,6 +203,12 @@ function keepViewerKey(key) {
   } catch {
     // private browsing: the label lasts as long as the page
   }
+}
+
+/** Ask for more time for the open decision ("+30 s"); false when the socket is not open. */
+export function sendMoreTime() {
+  update({ moreTimeError: null });
+  return send({ type: "more_time" });
 }
 
 /** Send a chat line; false when the socket is not open (the text stays in the box). */

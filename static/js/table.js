@@ -16,6 +16,7 @@ import * as log from "./panels/log.js";
 import * as gameover from "./panels/gameover.js";
 import * as standin from "./panels/standin.js";
 import * as chat from "./panels/chat.js";
+import * as moretime from "./panels/moretime.js";
 
 const VIEWS = { loading: "loading-view", notfound: "notfound-view", join: "join-view", started: "started-view", waiting: "waiting-view", game: "game-view" };
 
@@ -34,7 +35,7 @@ subscribe((changed) => {
   else if (changed.has("page") || changed.size === 0) showPage();
 });
 
-for (const panel of [waiting, topbar, seats, auction, screen, prompts, log, gameover, chat, standin]) panel.mount();
+for (const panel of [waiting, topbar, seats, auction, screen, prompts, log, gameover, chat, standin, moretime]) panel.mount();
 
 async function boot() {
   // A language switch re-renders the page that is showing, and nothing else: it never changes it.

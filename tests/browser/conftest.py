@@ -54,6 +54,7 @@ try:
         BrowserContext,
         ConsoleMessage,
         Page,
+        ViewportSize,
         expect,
         sync_playwright,
     )
@@ -223,7 +224,7 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
     def make(
         label: str,
         *,
-        viewport: dict[str, int] | None = None,
+        viewport: ViewportSize | None = None,
         locale: str = "en-GB",
         is_mobile: bool = False,
         motion: bool = False,

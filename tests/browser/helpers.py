@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tests.browser.conftest import HAVE_PLAYWRIGHT, Server
 
-if HAVE_PLAYWRIGHT:
-    from playwright.sync_api import Page, expect
+if HAVE_PLAYWRIGHT:  # re-exported (`as`): the tests take Playwright's names from here
+    from playwright.sync_api import Dialog
+    from playwright.sync_api import Page as Page
+    from playwright.sync_api import ViewportSize as ViewportSize
+    from playwright.sync_api import expect as expect
 else:  # collected all the same: the `browser` fixture then skips (or fails under CI) saying why
     Page = expect = None  # type: ignore[assignment,misc]
+
+
+def dismissing(messages: list[str]) -> Callable[[Dialog], None]:
+    """A dialog handler that notes the dialog's message, then dismisses it (answers "no")."""
+
+    def dismiss(dialog: Dialog) -> None:
+        messages.append(dialog.message)
+        dialog.dismiss()
+
+    return dismiss
 
 
 def create_table(page: Page, server: Server, name: str) -> tuple[str, str]:

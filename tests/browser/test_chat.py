@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import NewPage, Server
-from tests.browser.helpers import Page, create_table, expect, join_by_invite
+from tests.browser.helpers import Page, create_table, dismissing, expect, join_by_invite
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def test_chat_between_two_browsers(server: Server, new_page: NewPage, artifacts:
     bob = new_page("bob", viewport=PHONE, is_mobile=True)
     dialogs: list[str] = []
     for page in (alice, bob):
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on("dialog", dismissing(dialogs))
     invite, watch = create_table(alice, server, "Alice")
     join_by_invite(bob, invite, "Bob")
     bob.screenshot(path=str(artifacts / "chat-phone-waiting.png"), full_page=True)

@@ -9,7 +9,7 @@ import threading
 
 from tests.browser.conftest import NewPage, Server
 from tests.browser.driver import SeatDriver, seat_of, table_id_of
-from tests.browser.helpers import Page, create_table, expect, join_by_invite
+from tests.browser.helpers import Page, create_table, dismissing, expect, join_by_invite
 
 
 def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) -> None:
@@ -40,7 +40,7 @@ def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) ->
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
     # Removing a person is confirmed first (issue 18); a bot goes without asking.
     asked: list[str] = []
-    alice.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    alice.once("dialog", dismissing(asked))
     alice.get_by_role("button", name="Remove Bob").click()
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)  # not removed
     assert asked == ["Remove Bob from the table?"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import ConsoleWatch, NewPage, Server
-from tests.browser.helpers import create_table, expect, join_by_invite
+from tests.browser.helpers import create_table, dismissing, expect, join_by_invite
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +67,7 @@ def test_a_private_table_is_not_listed_but_its_invite_link_works(
 
     # Bob changes his mind before the start: the page asks first (issue 18); his seat is free again.
     asked: list[str] = []
-    bob.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    bob.once("dialog", dismissing(asked))
     bob.get_by_role("button", name="Leave the table").click()
     expect(bob.locator("#waiting-view")).to_be_visible()  # he said no: still seated
     assert asked == ["Leave this table? Your seat goes to whoever comes next."]

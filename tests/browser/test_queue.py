@@ -38,14 +38,20 @@ def test_two_browsers_press_quick_play_and_meet_at_one_table(
 ) -> None:
     alice, bob, carol = new_page("alice"), new_page("bob"), new_page("carol")
     _quick_play(alice, server, "Alice")
-    expect(alice.locator("#queue-text")).to_have_text("Looking for players… (1 of 3)")
+    expect(alice.locator("#queue-text")).to_have_text(
+        "Looking for players… (1 waiting, for a table of 3 to 6)"
+    )
     expect(alice.get_by_role("button", name="Cancel")).to_be_visible()
     expect(alice.get_by_role("button", name="Play with bots now")).to_be_hidden()
     expect(alice.locator("#queue-bots-hint")).to_contain_text("You may play with bots in")
 
     _quick_play(bob, server, "Bob")
-    expect(bob.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
-    expect(alice.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
+    expect(bob.locator("#queue-text")).to_have_text(
+        "Looking for players… (2 waiting, for a table of 3 to 6)"
+    )
+    expect(alice.locator("#queue-text")).to_have_text(
+        "Looking for players… (2 waiting, for a table of 3 to 6)"
+    )
     alice.locator("#queue-panel").screenshot(
         path=str(artifacts / "queue.png"), animations="disabled"
     )
@@ -56,11 +62,15 @@ def test_two_browsers_press_quick_play_and_meet_at_one_table(
     carol.get_by_role("button", name="Cancel").click()
     expect(carol.locator("#queue-note")).to_have_text("You left the queue.")
     expect(carol.get_by_role("button", name="Quick play")).to_be_visible()
-    expect(alice.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
+    expect(alice.locator("#queue-text")).to_have_text(
+        "Looking for players… (2 waiting, for a table of 3 to 6)"
+    )
 
     # Bob reloads the page: still in the queue.
     bob.reload()
-    expect(bob.locator("#queue-text")).to_have_text("Looking for players… (2 of 3)")
+    expect(bob.locator("#queue-text")).to_have_text(
+        "Looking for players… (2 waiting, for a table of 3 to 6)"
+    )
 
     # A third player (a bot written by a player, over the API) makes the table.
     dan = _queue_by_api(server, "Dan", 3)

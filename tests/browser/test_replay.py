@@ -22,7 +22,7 @@ COLOURS = ["red", "blue", "yellow"]
 
 def shown_table(page: Page) -> dict[str, Any]:
     """What the page shows of the public view: scores, stones, Fairy Gold spent, the bank."""
-    return page.evaluate("""() => {
+    shown: dict[str, Any] = page.evaluate("""() => {
       const n = (el) => Number(el.textContent);
       const stones = (root) => Object.fromEntries([...root.querySelectorAll('.stone-group')]
         .map((g) => [g.dataset.colour, n(g.querySelector('.count'))]));
@@ -38,6 +38,7 @@ def shown_table(page: Page) -> dict[str, Any]:
       bank.stones = stones(bankRoot);
       return {players, bank, turn: document.querySelector('#turn-area h3').textContent};
     }""")
+    return shown
 
 
 def expected_table(view: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +71,16 @@ def test_the_replay_steps_through_a_finished_game_and_checks_the_shuffle(
     assert shown_table(page) == expected_table(engine.view(start, None))
     expect(page.locator("#log li").first).to_contain_text("Turn 1")
     expect(page.locator("#prev-step")).to_be_disabled()
+    # Its cards explain themselves as at the table (tests/browser/test_card_help.py).
+    special = page.locator("#turn-area .specials .card[data-card-help]").first
+    special.focus()
+    expect(page.locator("#card-popover")).to_be_visible()
+    expect(special).to_have_attribute("aria-describedby", "card-popover")
+    page.keyboard.press("Escape")
+    expect(page.locator("#card-popover")).to_be_hidden()
+    page.locator("#log .card-ref").first.hover()
+    expect(page.locator("#card-popover")).to_be_visible()
+    page.mouse.move(1, 1)
 
     # One step on: the first recorded action, and the log grows with its events only.
     page.click("#next-step")

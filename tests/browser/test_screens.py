@@ -16,12 +16,15 @@ import pytest
 from tests import deals
 from tests.browser.conftest import NewPage, Server
 from tests.browser.driver import SeatDriver, State, seat_of
-from tests.browser.helpers import Page, expect, start_with_bots
+from tests.browser.helpers import Page, ViewportSize, expect, start_with_bots
 from tests.browser.test_first_evening import assert_fits
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DEVICES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+DEVICES: dict[str, ViewportSize] = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
 # Cards whose power asks its winner something: winning one brings a choose prompt.
 ASKING = {
     "magician",

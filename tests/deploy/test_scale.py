@@ -153,7 +153,7 @@ async def play_across_a_killed_replica(compose: Compose, port: int) -> None:
 
         def kill_anns_replica(
             c: SeatClient, _prompt: dict[str, Any], _action: dict[str, Any]
-        ) -> Awaitable[None] | None:
+        ) -> Awaitable[object] | None:
             if killed or len(c.acks) < ACKED_BEFORE_KILL:
                 return None
             killed.update(replica=replica_of(c), version=c.version, acked=dict(c.acks))

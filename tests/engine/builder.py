@@ -9,6 +9,7 @@ the box is somewhere, as in a real game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import engine
@@ -79,7 +80,7 @@ def build(
     st = engine.new_game(players, seed)
     specials = specials if specials is not None else ["fairy", "gnome"]
     st.turn = turn
-    st.phase = "bid"  # type: ignore[assignment]
+    st.phase = "bid"
     st.card = card
     st.specials = list(specials)
     st.pile = list(pile) if pile is not None else []
@@ -122,7 +123,7 @@ def build(
 
 def bid(
     fg: int = 0, cg: int = 0, amulet: bool = False, black_magic: bool = False
-) -> dict[str, Any]:
+) -> engine.BidAction:
     return {
         "type": "bid",
         "fairy_gold": fg,
@@ -132,16 +133,16 @@ def bid(
     }
 
 
-def tiebreak(silver: int = 0, amulet: bool = False) -> dict[str, Any]:
+def tiebreak(silver: int = 0, amulet: bool = False) -> engine.TiebreakAction:
     return {"type": "tiebreak", "silver": silver, "amulet": amulet}
 
 
-def choose(option: str) -> dict[str, Any]:
+def choose(option: str) -> engine.ChooseAction:
     return {"type": "choose", "option": option}
 
 
 def auction(
-    st: GameState, bids: dict[int, dict[str, Any]]
+    st: GameState, bids: Mapping[int, Mapping[str, object]]
 ) -> tuple[GameState, list[dict[str, Any]]]:
     """Every seat bids (an empty bid for seats not named); returns the state and all events."""
     events: list[dict[str, Any]] = []
@@ -151,7 +152,9 @@ def auction(
     return st, events
 
 
-def act(st: GameState, seat: int, action: dict[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
+def act(
+    st: GameState, seat: int, action: Mapping[str, object]
+) -> tuple[GameState, list[dict[str, Any]]]:
     return engine.apply(st, seat, action)
 
 
@@ -321,7 +324,7 @@ def state_problems(st: GameState) -> list[str]:
 
 def random_legal_action(
     st: GameState, seat: int, prompt: dict[str, Any], rng: random.Random
-) -> dict[str, Any]:
+) -> engine.Action:
     """A random action for `prompt`, leaning towards small bids so random games still end."""
     if prompt["kind"] == "bid":
         m = prompt["max"]
@@ -337,7 +340,7 @@ def random_legal_action(
     return choose(rng.choice(prompt["options"])["id"])
 
 
-Step = Callable[[GameState, int, dict[str, Any], GameState, list[dict[str, Any]]], None]
+Step = Callable[[GameState, int, engine.Action, GameState, list[dict[str, Any]]], None]
 
 
 def bot_playout(
@@ -346,7 +349,7 @@ def bot_playout(
     kinds: list[str],
     *,
     max_actions: int = 20_000,
-) -> Iterator[tuple[GameState, int, dict[str, Any], GameState, list[dict[str, Any]]]]:
+) -> Iterator[tuple[GameState, int, engine.Action, GameState, list[dict[str, Any]]]]:
     """Play a whole game with bots (seat i gets kinds[i % len(kinds)]), yielding every step as
     (state before, seat, action, state after, events). Bots see only their own view."""
     st = engine.new_game(players, seed)

@@ -61,6 +61,7 @@ def check_api(st: GameState) -> None:
         elif prompt["kind"] == "tiebreak":
             assert default == ZERO_TIEBREAK
         else:
+            assert default["type"] == "choose"
             ids = [o["id"] for o in prompt["options"]]
             passive = [i for i in PASSIVE if i in ids]
             if passive:
@@ -78,7 +79,8 @@ def check_api(st: GameState) -> None:
         assert first["prompt"] == prompt["kind"] and first["action"] == default
         assert timed_events[1:] == events
         (line,) = engine.visible_events([first], None)
-        assert line["text"].startswith(f"Time ran out for Player {seat + 1}: ")
+        text = line["text"]
+        assert isinstance(text, str) and text.startswith(f"Time ran out for Player {seat + 1}: ")
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -38,7 +39,7 @@ Events = list[dict[str, Any]]
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def act(st: GameState, seat: int, action: dict[str, Any]) -> tuple[GameState, Events]:
+def act(st: GameState, seat: int, action: Mapping[str, object]) -> tuple[GameState, Events]:
     """`engine.apply`, checking on the way that it leaves the given state untouched and that the
     same action on the same state gives the same state and events (contract, section 1)."""
     before = engine.dumps(st)
@@ -49,7 +50,7 @@ def act(st: GameState, seat: int, action: dict[str, Any]) -> tuple[GameState, Ev
     return after, events
 
 
-def auction(st: GameState, bids: dict[int, dict[str, Any]]) -> tuple[GameState, Events]:
+def auction(st: GameState, bids: Mapping[int, Mapping[str, object]]) -> tuple[GameState, Events]:
     """Every seat bids in seat order (an empty bid for seats not named)."""
     events: Events = []
     for seat in range(len(st.players)):
@@ -1353,7 +1354,7 @@ def test_imp_picking_the_necromancer_looks_at_the_imps_auction() -> None:
 def test_goblin_draws_a_random_card_and_uses_its_power() -> None:
     """R23: the same as the Imp, with a card drawn at random (no prompt for the pick); over seeds
     every card comes up."""
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(30):
         st = make(
             "goblin",

@@ -11,7 +11,7 @@ from engine import state as s
 
 def filled(cls: type) -> Any:
     """An instance of `cls` whose every field holds its own marker list."""
-    obj = s.new_object(cls)
+    obj: Any = s.new_object(cls)
     for f in fields(cls):
         setattr(obj, f.name, [f.name])
     return obj

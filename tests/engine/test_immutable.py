@@ -39,11 +39,7 @@ def fingerprint(value: Any) -> str:
     slots = getattr(type(value), "__slots__", None)
     if slots and not isinstance(value, tuple):
         # Fields outside the game (compare=False: the copy-on-write token, caches) left out.
-        fields = [
-            name
-            for name, f in type(value).__dataclass_fields__.items()  # type: ignore[attr-defined]
-            if f.compare
-        ]
+        fields = [name for name, f in type(value).__dataclass_fields__.items() if f.compare]
         return "%s(%s)" % (
             type(value).__name__,
             ",".join(f"{f}={fingerprint(getattr(value, f))}" for f in fields),

@@ -16,7 +16,6 @@ import hashlib
 import json
 import random
 from functools import cache
-from typing import Any
 
 import pytest
 
@@ -79,14 +78,15 @@ def others_see_the_same(
 
 def two_bids(
     st: GameState, seat: int, rng: random.Random
-) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+) -> list[tuple[engine.Action, engine.Action]]:
     """Pairs of different legal bids for `seat`: nothing against everything, and two at random."""
     p = st.players[seat]
     everything = bid(p.fairy_gold, p.common_gold, p.amulets > 0, p.black_magic > 0)
-    pairs = [(bid(), everything)]
+    pairs: list[tuple[engine.Action, engine.Action]] = [(bid(), everything)]
     legal = engine.legal_actions(st, seat)
     if len(legal) > 2:
-        pairs.append(tuple(rng.sample(legal, 2)))  # type: ignore[arg-type]
+        x, y = rng.sample(legal, 2)
+        pairs.append((x, y))
     return [(x, y) for x, y in pairs if x != y]
 
 
@@ -222,12 +222,12 @@ def test_the_brigands_strike_shows_no_amount_to_the_others() -> None:
                 if event["type"] == "brigand":
                     assert "private_to" not in event
                     assert set(event) == {"type", "template", "text", "seat", "victim"}
+                    seat, victim = event["seat"], event["victim"]
+                    assert isinstance(seat, int) and isinstance(victim, int)
                     assert not any(
                         ch.isdigit()
                         for ch in str(event["text"])
-                        .replace(f"Player {event['seat'] + 1}", "")
-                        .replace(  # type: ignore[operator]
-                            f"Player {event['victim'] + 1}", ""
-                        )
-                    )  # type: ignore[operator]
+                        .replace(f"Player {seat + 1}", "")
+                        .replace(f"Player {victim + 1}", "")
+                    )
     assert hauls > 0

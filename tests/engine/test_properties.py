@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ CODES = {
     "unaffordable",
     "unknown_option",
 }
-Action = dict[str, Any]
+Action = engine.Action
 
 
 # -- the checks ---------------------------------------------------------------------------------
@@ -140,7 +141,7 @@ def check_illegal_actions(st: GameState, rng: random.Random) -> None:
     for action in shapes:
         expect_refused(st, seat, action, "malformed")
     # Values of the wrong kind: checked once the action's kind is the one asked now.
-    values = {
+    values: dict[str, list[Mapping[str, object]]] = {
         "bid": [
             bid(fg=-1),
             {**bid(), "common_gold": "1"},
@@ -153,10 +154,10 @@ def check_illegal_actions(st: GameState, rng: random.Random) -> None:
             tiebreak_action(silver=-2),
             {**tiebreak_action(), "amulet": "yes"},
         ],
-        "choose": [choose(3), choose(None), {"type": "choose", "option": ["a"]}],
+        "choose": [{"type": "choose", "option": bad} for bad in (3, None, ["a"])],
         "over": [],
-    }[st.phase]
-    for action in values:
+    }
+    for action in values[st.phase]:
         expect_refused(st, seat, action, "malformed")
     if st.winner is not None:
         for action in (bid(), tiebreak_action(), choose("done")):
@@ -382,7 +383,7 @@ def test_any_action_is_either_legal_or_refused(
         st, _ = engine.apply(
             st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
         )
-    seat = data.draw(hs.integers(0, players - 1) | json_values, label="seat")
+    seat: Any = data.draw(hs.integers(0, players - 1) | json_values, label="seat")  # any JSON
     prompts = engine.prompts(st)
     base: Action = engine.legal_actions(st, prompts[0]["seat"])[0] if prompts else bid()
     how = data.draw(hs.sampled_from(["any", "field", "drop", "add", "type"]), label="how")

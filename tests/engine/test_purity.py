@@ -18,7 +18,8 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 MODULES = sorted(ENGINE.glob("*.py"))
 BOTS = "bots.py"  # a bot owns a random.Random of its own, and uses nothing else of `random`
 # Likewise the strong bot and the world sampler it searches with: a random.Random is passed in.
-SEEDED = {BOTS, "hard.py", "sample.py"}
+# And the analysis of a finished game: its random.Random is seeded from what the seat could see.
+SEEDED = {BOTS, "hard.py", "sample.py", "analysis.py"}
 # Rules modules may not even import these: the game's randomness lives in the state (rng.py),
 # and the rules never read a clock, the environment or the outside world.
 NONDETERMINISTIC = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -91,7 +92,7 @@ def prompt(st: GameState) -> dict[str, Any]:
     return p
 
 
-def refused(st: GameState, seat: int, action: dict[str, Any]) -> str:
+def refused(st: GameState, seat: int, action: Mapping[str, object]) -> str:
     """Apply an action that must be refused: returns its code, checks nothing changed."""
     before = engine.dumps(st)
     with pytest.raises(engine.IllegalAction) as info:
@@ -946,7 +947,7 @@ def test_r14_several_ways_to_pay_are_all_offered() -> None:
 
 
 def thief_auction(
-    bids: dict[int, dict[str, Any]], players: int = 4, **kw: Any
+    bids: Mapping[int, Mapping[str, object]], players: int = 4, **kw: Any
 ) -> tuple[GameState, Events]:
     st = build(players, card="thief", pile=kw.pop("pile", ["wizard"]), **kw)
     return auction(st, bids)
@@ -1125,8 +1126,8 @@ def test_r16_brigand_amounts_visible_only_to_the_two() -> None:
         (haul,) = of_type(engine.visible_events(ev, seat), "brigand_haul")
         assert haul["common_gold"] == 3 and haul["silver"] == 7
         assert "private_to" not in haul
-    for seat in (1, 3, None):
-        visible = engine.visible_events(ev, seat)
+    for other in (1, 3, None):
+        visible = engine.visible_events(ev, other)
         assert of_type(visible, "brigand_haul") == []
         (struck,) = of_type(visible, "brigand")
         assert struck["seat"] == 0 and struck["victim"] == 2
@@ -1238,7 +1239,7 @@ def test_r19_first_draw_compulsory_stop_keeps_named_colour_returns_all() -> None
     """R19: after naming, the first draw happens at once; each draw is public; drawn stones
     count as the player's (public) stones; stopping keeps them; drawing the named colour
     returns all drawn; what stays in the bag returns to the bank."""
-    outcomes = Counter()
+    outcomes: Counter[str] = Counter()
     for k in range(40):
         st, _ = rainbow("r3 b3 y2", k, stones={0: "y"})
         st, ev = act(st, 0, choose("red"))
@@ -1693,7 +1694,7 @@ def test_r23_imp_or_goblin_last_card_does_nothing(card: str) -> None:
 
 def test_r23_goblin_draws_at_random_and_uses_the_card() -> None:
     """R23: the Goblin: the same with a card drawn at random (every card can come)."""
-    drawn = Counter()
+    drawn: Counter[str] = Counter()
     for k in range(30):
         st = with_rng(
             build(
@@ -1962,8 +1963,8 @@ def test_r25_coins_behind_screens_only_in_the_owners_me() -> None:
     other = st.clone()
     q = other.players[1]
     q.fairy_gold, q.common_gold, q.silver, q.amulets, q.black_magic = 0, 0, 1, 1, 0
-    for seat in (None, 0, 2, 3):
-        assert engine.view(st, seat) == engine.view(other, seat)
+    for viewer in (None, 0, 2, 3):
+        assert engine.view(st, viewer) == engine.view(other, viewer)
     assert engine.view(st, 1) != engine.view(other, 1)
 
 

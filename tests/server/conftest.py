@@ -57,7 +57,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     one worker, in order, as they would alone: one server start, and what one test leaves on it
     the next one sees exactly as without workers."""
     for item in items:
-        if "shared_server" in getattr(item, "fixturenames", ()):
+        if isinstance(item, pytest.Function) and "shared_server" in item.fixturenames:
             item.add_marker(pytest.mark.xdist_group(f"shared_server:{item.module.__name__}"))
 
 

@@ -206,10 +206,18 @@ async def add_bots(
 
 async def start(http: httpx.AsyncClient, seat: Seat, seed: int | None = None) -> dict[str, Any]:
     """Start the table; `seed` deals the game from that seed (a server with TEST_SEED only)."""
-    body = {"json": {"seed": seed}} if seed is not None else {}
-    r = await http.post(f"/api/tables/{seat.table_id}/start", headers=bearer(seat), **body)
+    body = {"seed": seed} if seed is not None else None
+    r = await http.post(f"/api/tables/{seat.table_id}/start", headers=bearer(seat), json=body)
     assert r.status_code == 200, r.text
     return dict(r.json())
+
+
+async def advance(http: httpx.AsyncClient, seconds: float) -> None:
+    """Move the clock of the server `http` talks to (one started with TEST_CLOCK) forward; it
+    answers once the timers this woke (time limits, grace, heartbeats, the queue) have run."""
+    r = await http.post("/test/clock", json={"seconds": seconds})
+    assert r.status_code == 200, r.text
+    assert r.json()["settled"], r.text
 
 
 # -- a player on a socket ------------------------------------------------------------------------
@@ -399,6 +407,16 @@ class SeatClient:
             self.close_code = exc.rcvd.code if exc.rcvd else None
             return self.close_code
         raise AssertionError("the server did not close the socket")
+
+
+def answer_to(action_id: str) -> Callable[[dict[str, Any]], bool]:
+    """A predicate for wait_for: the server's answer (ack or error) to this action id."""
+    return lambda m: m.get("action_id") == action_id
+
+
+def state_at(version: int) -> Callable[[dict[str, Any]], bool]:
+    """A predicate for wait_for: the state message of this version."""
+    return lambda m: m["type"] == "state" and m["version"] == version
 
 
 async def until(check: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:

@@ -195,9 +195,9 @@ async def test_spectators_and_seats_out_of_turn_cannot_act(
     chooser = next(p for p in bob.prompts if p["kind"] == "choose")
     version = await _version(shared_server, table_id)
     intruder = clients[(chooser["seat"] + 1) % 3]
-    await intruder.send_action(
-        {"type": "choose", "option": clients[chooser["seat"]].my_prompt()["options"][0]["id"]}
-    )
+    asked = clients[chooser["seat"]].my_prompt()
+    assert asked is not None
+    await intruder.send_action({"type": "choose", "option": asked["options"][0]["id"]})
     assert (await intruder.wait_for(lambda m: m["type"] == "error"))["code"] == "not_your_turn"
     assert await _version(shared_server, table_id) == version
     for client in (ann, bob, cat, watcher):

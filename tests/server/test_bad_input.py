@@ -150,6 +150,10 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(
         # A spectator's bad frames get the same answers.
         await watcher.ws.send("{")
         assert (await watcher.wait_for(lambda m: m["type"] == "error"))["code"] == "malformed_json"
+        # An action of no known shape: a spectator cannot act at all, and hears that first.
+        await watcher.ws.send(_action({"type": "teleport"}, "w1"))
+        refused = await watcher.wait_for(lambda m: m.get("action_id") == "w1")
+        assert refused["code"] == "spectator", refused
 
         await playing
         assert other_game.over

@@ -57,7 +57,7 @@ def _like_a_common_server(pid: int) -> None:
     """The server process as most machines start it: 1,024 open files at most (after its own
     start, which raises the soft limit to the hard one)."""
     with contextlib.suppress(OSError, AttributeError):
-        resource.prlimit(pid, resource.RLIMIT_NOFILE, (1024, 1024))  # type: ignore[attr-defined]
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (1024, 1024))
 
 
 @dataclass

@@ -15,13 +15,24 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    advance,
     bearer,
     bot_strategy,
     create_table,
     join,
     start,
+    until,
 )
 from tests.server.timed import is_notice, notices
+
+
+def _connected(message: dict[str, Any], seat: int) -> bool:
+    return any(p["connected"] for p in message["table"]["players"] if p["seat"] == seat)
+
+
+async def _away(http: httpx.AsyncClient, table_id: str, seat: int) -> bool:
+    table = (await http.get(f"/api/tables/{table_id}")).json()
+    return not any(p["connected"] for p in table["players"] if p["seat"] == seat)
 
 
 async def test_new_tables_have_the_default_time_limits_unless_asked_otherwise(
@@ -115,9 +126,10 @@ async def test_the_log_says_when_a_bot_sits_down_and_when_the_host_removes_someo
 async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_them(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database)
+    # The away notice and the grace period wait on the server's clock, which the test moves.
+    server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        # The default time limits; a grace shorter than the default 30 s, to keep the test short.
+        # The default time limits; a grace shorter than the default 30 s.
         r = await http.post("/api/tables", json={"seats": 3, "grace_seconds": 8})
         table_id = r.json()["id"]
         ann = await join(http, table_id, "Ann")
@@ -130,12 +142,15 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
         await start(http, ann)
         await b.wait_for(lambda m: m["type"] == "state")
         await b.close()  # Bob closes his page and never answers
+        await a.wait_for(lambda m: m["type"] == "table" and not _connected(m, bob.seat))
+        await advance(http, 5)  # the notice comes 5 s after he left
         away = await a.wait_for(is_notice("away"), 20)
         line = away["line"]
         assert (line["seat"], line["name"], line["data"]["auto"]) == (bob.seat, "Bob", True)
         assert 0 < line["data"]["grace"] <= 8
         # No stand-in yet: the grace runs from his departure, not from the notice.
         assert not notices(a)
+        await advance(http, 3.5)
         await a.wait_for(is_notice("stand_in"), 20)
         (stand_in,) = notices(a)
         assert (stand_in["seat"], stand_in["data"]["by"]) == (bob.seat, None)
@@ -152,7 +167,7 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
 async def test_an_abandoned_game_leaves_games_to_watch(
     sqlite_db: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(sqlite_db, TABLE_IDLE_MINUTES="0.05")  # 3 s
+    server: ServerProcess = server_factory(sqlite_db, TABLE_IDLE_MINUTES="1", TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         r = await http.post(
             "/api/tables", json={"seats": 3, "turn_seconds": None, "choose_seconds": None}
@@ -167,6 +182,7 @@ async def test_an_abandoned_game_leaves_games_to_watch(
         listed = [t["id"] for t in (await http.get("/api/tables?status=playing")).json()]
         assert table_id in listed  # Ann is there, thinking
         await a.close()  # Ann leaves; nobody moves (no time limit), nobody is there
-        await asyncio.sleep(4)
+        await until(lambda: _away(http, table_id, ann.seat), what="Ann away")
+        await advance(http, 61)
         listed = [t["id"] for t in (await http.get("/api/tables?status=playing")).json()]
         assert table_id not in listed

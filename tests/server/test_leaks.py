@@ -214,6 +214,11 @@ async def test_game_record_and_table_hide_secrets_while_playing(
         record = await http.get(f"/api/games/{table['game_id']}")
         assert record.status_code == 409
         assert record.json()["detail"]["code"] == "not_over"
+        # Nor any document of the end: the replay, every screen, the analysis.
+        for document in ("replay", "screens", "analysis"):
+            answer = await http.get(f"/api/games/{table['game_id']}/{document}")
+            assert answer.status_code == 409, document
+            assert answer.json()["detail"]["code"] == "not_over"
         for answer in (await http.get(f"/api/tables/{table_id}"), await http.get("/api/tables")):
             for person in people:
                 assert person.token not in answer.text

@@ -27,6 +27,7 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    advance,
     bearer,
     create_table,
     join,
@@ -70,7 +71,7 @@ async def _online(server: ServerProcess, table_id: str, token: str, seat: int) -
 
 async def _flood(http: httpx.AsyncClient, tables: int) -> tuple[list[str], list[dict[str, Any]]]:
     """Open up to `tables` empty 6-seat public tables as fast as the rate limit lets one address
-    (waiting out each `Retry-After`), until the server refuses the address more tables five
+    (moving the server's clock past each `Retry-After`: it runs with TEST_CLOCK), until the server refuses the address more tables five
     times. Returns the tables made and those refusals."""
     made: list[str] = []
     refused: list[dict[str, Any]] = []
@@ -82,7 +83,7 @@ async def _flood(http: httpx.AsyncClient, tables: int) -> tuple[list[str], list[
         assert r.status_code == 429, r.text
         detail = r.json()["detail"]
         if detail["code"] == "rate_limited":
-            await asyncio.sleep(int(r.headers["Retry-After"]))
+            await advance(http, int(r.headers["Retry-After"]))
             continue
         refused.append(detail)
     return made, refused
@@ -91,7 +92,7 @@ async def _flood(http: httpx.AsyncClient, tables: int) -> tuple[list[str], list[
 async def test_a_table_flood_from_one_address_hides_no_waiting_player(
     database: Database, server_factory: ServerFactory
 ) -> None:
-    server = server_factory(database, **DEFAULT_LIMITS)
+    server = server_factory(database, **DEFAULT_LIMITS, TEST_CLOCK="0")
     async with (
         _client(server, PLAYER) as player,
         _client(server, FLOODER) as flooder,

@@ -15,7 +15,7 @@ from app.store.records import Carried, Commit
 def _commit(events: list[dict[str, object]], action_id: str = "ann-1") -> Commit:
     return Commit(
         game_id="g", table_id="T1", version=7, seat=2,
-        action={"type": "bid", "fairy_gold": 1, "common_gold": 0},
+        action={"type": "bid", "fairy_gold": 1, "common_gold": 0, "amulet": False, "black_magic": False},
         action_id=action_id, events=events, state=None, winner=None, over=False,
         deadline_at=datetime(2026, 12, 1, 12, 0, 1, 250000, tzinfo=UTC), deadline_key="bid-v7",
     )  # fmt: skip

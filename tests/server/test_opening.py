@@ -20,7 +20,7 @@ BID_NOTHING = {
 
 def _opening(state: dict[str, Any]) -> list[dict[str, Any]]:
     assert state["events_from"] == -1 and not state["resync"]
-    first = state["events"][:2]
+    first: list[dict[str, Any]] = state["events"][:2]
     assert [(e["type"], e["version"]) for e in first] == [
         ("turn_started", 0),
         ("auction_started", 0),

@@ -35,6 +35,7 @@ from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    answer_to,
     bid,
     bot_strategy,
     chain_break,
@@ -254,7 +255,7 @@ async def test_an_action_refused_in_the_outage_then_committed_elsewhere_reaches_
             await client.wait_for(lambda m: m["type"] == "state")
         for client, action_id in ((bob_two, "bob-1"), (cat_one, "cat-1")):
             await client.send_action(bid(0), action_id)
-            await client.wait_for(lambda m, a=action_id: m.get("action_id") == a)
+            await client.wait_for(answer_to(action_id))
         for client in clients:
             if client.version != 2:
                 await client.wait_for(lambda m: m["type"] == "state" and m["version"] == 2)

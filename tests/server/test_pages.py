@@ -30,7 +30,13 @@ async def test_pages_health_and_openapi(http: httpx.AsyncClient) -> None:
         "/api/games/{game_id}",
     ):
         assert path in spec["paths"], path
-    assert (await http.get("/docs")).status_code == 200
+    # The API's page is under /api (a newcomer took /docs for the rules); no notes for
+    # contributors are served as pages.
+    assert (await http.get("/api/docs")).status_code == 200
+    assert (await http.get("/docs")).status_code == 404
+    assert (await http.get("/redoc")).status_code == 404
+    assert (await http.get("/static/README.md")).status_code == 404
+    assert (await http.get("/rules")).status_code == 200
     static = REPO / "static"
     for url, name in (("/", "index.html"), ("/t/abc123", "table.html")):
         r = await http.get(url)

@@ -61,7 +61,7 @@ async def _flood(port: int, path: str) -> tuple[int, list[dict[str, Any]], int |
                 protocol.receive_data(data)
                 for event in protocol.events_received():
                     if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                        received.append(json.loads(event.data))
+                        received.append(json.loads(bytes(event.data)))
                         hello.set()
         protocol.receive_eof()
 

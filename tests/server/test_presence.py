@@ -14,6 +14,7 @@ from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    advance,
     bearer,
     create_table,
     join,
@@ -23,6 +24,8 @@ from tests.server.harness import (
 # it, quick for a test and still far above the pauses of a busy machine (at 0.2 s, a process held
 # up for 0.6 s made its live seats look away).
 FAST = {"PRESENCE_HEARTBEAT_SECONDS": "1"}
+# The tests that wait for heartbeats or idle tables move the servers' clocks instead.
+MOVABLE = {**FAST, "TEST_CLOCK": "0"}
 
 
 async def _table(http: httpx.AsyncClient, table_id: str) -> dict[str, Any]:
@@ -39,6 +42,10 @@ async def _until(check: Any, timeout: float = 15.0) -> Any:
             return value
         assert time.monotonic() < deadline, "not reached in time"
         await asyncio.sleep(0.05)
+
+
+async def _ann_away(http: httpx.AsyncClient, table_id: str, seat: int) -> bool:
+    return not bool(_player(await _table(http, table_id), seat)["connected"])
 
 
 def _player(table: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -107,9 +114,12 @@ async def test_presence_is_seen_by_a_second_process(
 
 
 async def test_a_crashed_process_seats_go_away(database: Database, server_factory: Any) -> None:
-    one: ServerProcess = server_factory(database, **FAST)
-    two: ServerProcess = server_factory(database, **FAST)
-    async with httpx.AsyncClient(base_url=two.http, timeout=20) as http:
+    one: ServerProcess = server_factory(database, **MOVABLE)
+    two: ServerProcess = server_factory(database, **MOVABLE)
+    async with (
+        httpx.AsyncClient(base_url=one.http, timeout=20) as http1,
+        httpx.AsyncClient(base_url=two.http, timeout=20) as http,
+    ):
         table_id = await create_table(http, 3)
         ann = await join(http, table_id, "Ann")
         ann_page = SeatClient(one.ws, table_id, ann.token, ann.seat)
@@ -117,10 +127,14 @@ async def test_a_crashed_process_seats_go_away(database: Database, server_factor
         await ann_page.wait_for(lambda m: m["type"] == "table")
         assert (await _table(http, table_id))["online"] == 1
         # Still online after longer than a seat takes to go stale (3 heartbeats): the first
-        # process keeps refreshing her.
-        await asyncio.sleep(3.5)
+        # process refreshes her when its clock moves (the second's then finds her fresh; had
+        # the first not written, the second's heartbeat would write her away).
+        await advance(http1, 3.5)
+        await advance(http, 3.5)
         assert (await _table(http, table_id))["online"] == 1
         one.kill()
+        # Past 3 heartbeats after the first process's last one.
+        await advance(http, 5)
 
         async def gone() -> bool:
             t = await _table(http, table_id)
@@ -133,7 +147,7 @@ async def test_stale_tables_close_and_quickplay_avoids_offline_tables(
     database: Database, server_factory: Any
 ) -> None:
     server: ServerProcess = server_factory(
-        database, TABLE_IDLE_MINUTES="0.03", TABLE_CLOSE_INTERVAL_SECONDS="0.2", **FAST
+        database, TABLE_IDLE_MINUTES="1", TABLE_CLOSE_INTERVAL_SECONDS="0.2", **MOVABLE
     )
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         left = await create_table(http, 3)  # Ann comes and goes
@@ -151,10 +165,14 @@ async def test_stale_tables_close_and_quickplay_avoids_offline_tables(
         r = await http.post("/api/quickplay", json={"name": "Cy", "seats": 3})
         assert r.json()["table_id"] in (left, stays)
         await ann_page.close()
+        # Past the idle time (a minute, which no busy machine takes between two calls) since
+        # Ann left and the empty table was made.
+        await _until(lambda: _ann_away(http, left, ann.seat))
+        await advance(http, 61)
 
         async def closed() -> bool:
             a, b = await _table(http, left), await _table(http, empty)
-            return a["status"] == b["status"] == "closed"
+            return bool(a["status"] == b["status"] == "closed")
 
         await _until(closed)
         # The spectator is told and closed; the table left every list and cannot be joined.
@@ -169,7 +187,7 @@ async def test_stale_tables_close_and_quickplay_avoids_offline_tables(
         await again.wait_closed()
         assert any(e["code"] == "table_closed" for e in again.errors)
         # Bob is online: his table stays open well past the idle time.
-        await asyncio.sleep(2.5)
+        await advance(http, 90)
         assert (await _table(http, stays))["status"] == "open"
 
         # Quick play: never at a closed table, never at a table whose people are all away.
@@ -187,12 +205,12 @@ async def test_join_closes_a_stale_table_before_the_closing_task(
 ) -> None:
     # The closing task never runs here: the check at join time closes the table.
     server: ServerProcess = server_factory(
-        database, TABLE_IDLE_MINUTES="0.02", TABLE_CLOSE_INTERVAL_SECONDS="0", **FAST
+        database, TABLE_IDLE_MINUTES="1", TABLE_CLOSE_INTERVAL_SECONDS="0", **MOVABLE
     )
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
         await join(http, table_id, "Ann")
-        await asyncio.sleep(1.6)
+        await advance(http, 61)
         assert (await _table(http, table_id))["status"] == "open"
         r = await http.post(f"/api/tables/{table_id}/join", json={"name": "Bob"})
         assert (r.status_code, r.json()["detail"]["code"]) == (410, "table_closed")

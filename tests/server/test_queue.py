@@ -3,14 +3,19 @@ Postgres): tables formed by the rule, bots after the wait, leaving, and bad inpu
 
 from __future__ import annotations
 
-import asyncio
+import functools
 from typing import Any
 
 import httpx
 
 from app.core.security import hash_token
-from tests.server.harness import Database, SeatClient, ServerProcess, db_rows, until
+from tests.server.harness import Database, SeatClient, ServerProcess, advance, db_rows, until
 from tests.server.queue_helpers import QUEUE_SETTINGS, Queued, seated_names
+
+
+async def move_clock(server: ServerProcess, seconds: float) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        await advance(http, seconds)
 
 
 async def test_any_4_4_any_get_one_four_seat_table_and_the_game_starts(
@@ -145,7 +150,8 @@ async def test_a_lone_player_accepts_bots_after_the_wait(
 
 
 async def test_a_player_who_left_is_never_seated(database: Database, server_factory: Any) -> None:
-    server: ServerProcess = server_factory(database, **QUEUE_SETTINGS)
+    # The grace runs on the server's clock, which the test moves past it.
+    server: ServerProcess = server_factory(database, **QUEUE_SETTINGS, TEST_CLOCK="0")
     # Explicit leave, by HTTP and by the socket.
     lea, max_ = Queued(server.http, server.ws, "Lea"), Queued(server.http, server.ws, "Max")
     await lea.join(3)
@@ -169,9 +175,11 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     await ola.join(3)
 
     async def left(p: Queued) -> bool:
-        return (await p.read())["status"] == "left"
+        return bool((await p.read())["status"] == "left")
 
+    assert not await left(ola)
     # Longer than the grace (QUEUE_GRACE_SECONDS=3): her entry has left the queue.
+    await move_clock(server, 3.5)
     await until(lambda: left(ola), what="Ola's entry expires")
     ned = Queued(server.http, server.ws, "Ned")
     await ned.join(3)
@@ -194,8 +202,9 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
     (table_id,) = {m["table_id"] for m in matched}
     names = [n for _s, n, _b in await seated_names(server.http, table_id)]
     assert names == ["Pia", "Qui", "Ray"]
+    await move_clock(server, 3.5)
     for p in (lea, max_, ned, ola):  # Ned's entry, too, once the grace is over
-        await until(lambda p=p: left(p), what=f"{p.name}'s entry leaves")
+        await until(functools.partial(left, p), what=f"{p.name}'s entry leaves")
     for p in (lea, max_, ned, ola):
         ticket = await p.read()
         assert ticket["status"] == "left" and ticket["table_id"] is None, ticket
@@ -209,16 +218,27 @@ async def test_a_player_who_left_is_never_seated(database: Database, server_fact
 async def test_a_page_reload_keeps_the_place_in_the_queue(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database, **QUEUE_SETTINGS)
+    server: ServerProcess = server_factory(database, **QUEUE_SETTINGS, TEST_CLOCK="0")
     sam, tia, uma = (Queued(server.http, server.ws, n) for n in ("Sam", "Tia", "Uma"))
     await sam.join(3)
     await sam.connect()
     await sam.wait_for("queue")
     await sam.close()
-    await asyncio.sleep(0.5)
+
+    async def sam_closed() -> bool:
+        rows = await db_rows(
+            database, "SELECT closed_at FROM queue_entries WHERE id = :t", t=sam.ticket
+        )
+        return rows[0].closed_at is not None
+
+    await until(sam_closed, what="the server sees Sam's socket close")
     await sam.connect()  # the reloaded page opens the socket again within the grace
     await sam.wait_for("queue")
-    await asyncio.sleep(3.5)  # longer than the grace: kept alive by the socket
+    # Longer than the grace (3 s): kept alive by the socket's heartbeats, which the queue's
+    # loop writes as the clock moves in steps shorter than the grace.
+    for _ in range(8):
+        await move_clock(server, 0.5)
+    assert (await sam.read())["status"] == "waiting"
     for p in (tia, uma):
         await p.join(3)
         await p.connect()

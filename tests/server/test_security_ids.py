@@ -26,6 +26,7 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    advance,
     bid,
     bot_strategy,
     create_table,
@@ -127,9 +128,13 @@ async def test_a_player_cannot_switch_off_another_seats_timer(
     """Ann bids with the id of Bob's time-out (`timeout-1-...`, then the server's `~timeout-1-...`,
     refused): Bob, who never answers, still bids nothing when his time is up, and the game goes
     on."""
-    server = server_factory(database)
+    # A minute to bid, which the test moves the server's clock past (and a grace longer than
+    # that: no bot stands in for Bob).
+    server = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        r = await http.post("/api/tables", json={"seats": 3, "turn_seconds": 2})
+        r = await http.post(
+            "/api/tables", json={"seats": 3, "turn_seconds": 60, "grace_seconds": 3600}
+        )
         assert r.status_code == 201, r.text
         table_id = r.json()["id"]
         ann = await join(http, table_id, "Ann")
@@ -150,7 +155,8 @@ async def test_a_player_cannot_switch_off_another_seats_timer(
         version = client.version
         await client.send_action(bid(0), f"timeout-1-{label}")
         await client.wait_for(lambda m: m["type"] == "ack")
-        # Bob's time runs out (2 s): his empty bid is played and the auction is resolved.
+        # Bob's time runs out: his empty bid is played and the auction is resolved.
+        await advance(http, 60)
         await client.wait_for(
             lambda m: (
                 m["type"] == "state"

@@ -20,6 +20,7 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    advance,
     create_table,
     join,
     track,
@@ -145,7 +146,10 @@ async def test_a_seat_reconnecting_in_a_loop_does_not_flood_the_table(
 async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
     database: Database, server_factory: ServerFactory
 ) -> None:
-    server = server_factory(database, HTTP_RATE_BURST="10", HTTP_RATE_PER_SECOND="0.5")
+    # The refill is waited for on the server's clock, which the test moves.
+    server = server_factory(
+        database, HTTP_RATE_BURST="10", HTTP_RATE_PER_SECOND="0.5", TEST_CLOCK="0"
+    )
     other_transport = httpx.AsyncHTTPTransport(local_address=OTHER_ADDRESS)
     async with (
         httpx.AsyncClient(base_url=server.http, timeout=20) as http,
@@ -179,7 +183,7 @@ async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
         listed = [t["id"] for t in (await http.get("/api/tables")).json()]
         assert real in listed and len(listed) <= passing + 1
         # The bucket refills: after Retry-After one more call from the first address passes.
-        await asyncio.sleep(int(refused.headers["Retry-After"]) + 0.2)
+        await advance(http, int(refused.headers["Retry-After"]) + 0.2)
         assert (await http.post("/api/tables", json={"seats": 3})).status_code == 201
 
 
@@ -208,8 +212,9 @@ async def test_trusted_proxies_decide_whose_forwarded_address_counts(
 async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
     database: Database, server_factory: ServerFactory
 ) -> None:
-    # 6 s: long enough that both tables are still listed once set up on a busy machine.
-    server = server_factory(database, TABLE_IDLE_MINUTES="0.1")
+    # A minute, which no busy machine takes to set the tables up; the test moves the server's
+    # clock past it.
+    server = server_factory(database, TABLE_IDLE_MINUTES="1", TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         abandoned = await create_table(http, 3)
         await join(http, abandoned, "Gone")
@@ -224,8 +229,9 @@ async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
             listed = {t["id"] for t in (await http.get("/api/tables")).json()}
             return listed if abandoned not in listed else None
 
-        # Past the idle time (waited for, not slept): the abandoned table left, the other stays.
-        listed = await until(lobby_without_abandoned, 60, "the idle table leaves the lobby")
+        # Past the idle time: the abandoned table left, the other stays.
+        await advance(http, 61)
+        listed = await until(lobby_without_abandoned, 20, "the idle table leaves the lobby")
         assert waiting in listed, listed
         # Idle with nobody connected, it closes (issue 8): a join is refused, the table itself
         # stays reachable by its link and says so.

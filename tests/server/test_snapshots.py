@@ -15,6 +15,7 @@ from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    answer_to,
     bot_strategy,
     create_table,
     db_execute,
@@ -22,6 +23,7 @@ from tests.server.harness import (
     join,
     loaded_state,
     start,
+    state_at,
 )
 
 EVERY = 4
@@ -49,13 +51,11 @@ async def _play_to(clients: list[SeatClient], version: int) -> None:
         await actor.maybe_act()
         assert actor.pending is not None
         action_id = actor.pending[0]
-        ack = await actor.wait_for(lambda m, a=action_id: m.get("action_id") == a)
+        ack = await actor.wait_for(answer_to(action_id))
         assert ack["type"] == "ack", ack
         for client in clients:
             if client.version != ack["version"]:
-                await client.wait_for(
-                    lambda m, v=ack["version"]: m["type"] == "state" and m["version"] == v
-                )
+                await client.wait_for(state_at(ack["version"]))
 
 
 async def _log(database: Database, table_id: str) -> tuple[Any, list[Any]]:

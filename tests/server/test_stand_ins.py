@@ -17,15 +17,17 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    advance,
     bearer,
     bot_strategy,
     create_table,
     db_rows,
     join,
     start,
+    until,
     wait_game_over,
 )
-from tests.server.timed import is_notice, notices
+from tests.server.timed import is_notice, move_clocks_while_waiting, notices
 
 GRACE = 3
 # The test that asks too early needs the grace not to have passed meanwhile: a longer one, so
@@ -81,7 +83,8 @@ async def _actions(database: Database, table_id: str) -> list[Any]:
 async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_game(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database)
+    # The grace runs on the server's clock, which the test moves past it.
+    server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id, ann, bob, a, b = await _setup(http, server, LONG_GRACE)
         other = await join(http, await create_table(http, 3), "Zed")
@@ -128,7 +131,8 @@ async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_
         assert not row.stand_in
 
         # Once the grace period has passed, every socket shows Bob absent: one click hands it.
-        await _absent(a, bob.seat, timeout=LONG_GRACE + 20)
+        await advance(http, LONG_GRACE)
+        await _absent(a, bob.seat)
         r = await _hand(http, table_id, bob.seat, ann.token)
         assert r.status_code == 200, r.text
         assert _player(r.json(), bob.seat)["stand_in"]
@@ -161,19 +165,22 @@ async def test_a_seated_player_hands_an_absent_seat_to_a_bot_which_finishes_the_
 async def test_the_player_comes_back_and_takes_the_seat_back_at_their_next_prompt(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database)
+    server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id, ann, bob, a, b = await _setup(http, server)
         await start(http, ann)
         await b.close()
         # Ann plays on while Bob is away; the table waits for Bob's bid.
         play = asyncio.create_task(a.play_until_over(120))
-        while True:
-            r = await _hand(http, table_id, bob.seat, ann.token)
-            if r.status_code == 200:
-                break
-            assert r.json()["detail"]["code"] in ("too_early", "seat_online"), r.text
-            await asyncio.sleep(0.5)
+
+        async def bob_away() -> bool:
+            table = (await http.get(f"/api/tables/{table_id}")).json()
+            return not _player(table, bob.seat)["connected"]
+
+        await until(bob_away, what="the server sees Bob leave")
+        await advance(http, GRACE)  # the grace period passes
+        r = await _hand(http, table_id, bob.seat, ann.token)
+        assert r.status_code == 200, r.text
         # The bot plays for Bob.
         ends = time.monotonic() + 20
         while not any(
@@ -214,11 +221,18 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
     # Postgres: processes hear of each other's table changes through LISTEN/NOTIFY (a second
     # process on one SQLite file only catches up game versions).
     database = pg_db
-    one: ServerProcess = server_factory(database)
-    two: ServerProcess = server_factory(database)
-    async with httpx.AsyncClient(base_url=one.http, timeout=20) as http:
+    # Both processes' clocks move together past each of Bob's time limits (10 s, which no busy
+    # machine reaches by itself); the grace is longer than the game, so only the two time-outs
+    # in a row hand his seat over.
+    one: ServerProcess = server_factory(database, TEST_CLOCK="0")
+    two: ServerProcess = server_factory(database, TEST_CLOCK="0")
+    async with (
+        httpx.AsyncClient(base_url=one.http, timeout=20) as http,
+        httpx.AsyncClient(base_url=two.http, timeout=20) as http2,
+    ):
         r = await http.post(
-            "/api/tables", json={"seats": 3, "turn_seconds": 1, "choose_seconds": 1}
+            "/api/tables",
+            json={"seats": 3, "turn_seconds": 10, "choose_seconds": 10, "grace_seconds": 3600},
         )
         table_id = r.json()["id"]
         ann = await join(http, table_id, "Ann")
@@ -231,11 +245,15 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
         await a.connect()
         await watcher.connect()
         await start(http, ann)
-        await a.play_until_over(180)
+
+        def silent(seat: int) -> bool:  # Bob, until the clock answered for him twice
+            timed_out = [e for e in watcher.events if e["type"] == "timed_out"]
+            return seat == bob.seat and len(timed_out) < 2
+
+        watching = asyncio.create_task(watcher.play_until_over(180))
+        moves = move_clocks_while_waiting(watcher, silent, [http, http2], 10)
+        await asyncio.gather(a.play_until_over(180), moves, watching)
         await wait_game_over(http, table_id)
-        await watcher.wait_for(
-            lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 30
-        )
         for client in (a, watcher):
             if not notices(client):
                 await client.wait_for(is_notice("stand_in"), 10)
@@ -248,7 +266,7 @@ async def test_two_processes_time_a_seat_out_once_and_agree_on_its_stand_in(
     for client in (a, watcher):
         said = [(n["kind"], n["seat"], n["data"]["by"]) for n in notices(client)]
         assert said == [("stand_in", bob.seat, None)]
-        said = [e for e in client.events if e["type"] == "timed_out"]
-        assert [(e["seat"], e["prompt"]) for e in said] == [(bob.seat, "bid")] * 2
+        timed_out = [e for e in client.events if e["type"] == "timed_out"]
+        assert [(e["seat"], e["prompt"]) for e in timed_out] == [(bob.seat, "bid")] * 2
     await a.close()
     await watcher.close()

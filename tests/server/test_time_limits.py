@@ -10,13 +10,13 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from tests import deals
 from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    advance,
     bid,
     bot_strategy,
     db_rows,
@@ -24,7 +24,10 @@ from tests.server.harness import (
     start,
     wait_game_over,
 )
-from tests.server.timed import Scripted, notices, stamp
+from tests.server.timed import Scripted, move_clocks_while_waiting, notices, stamp
+
+# The time limit of the timed games (seconds): the clock is moved past it.
+LIMIT = 10
 
 
 async def test_a_timed_game_where_one_seat_never_answers_finishes(
@@ -32,20 +35,29 @@ async def test_a_timed_game_where_one_seat_never_answers_finishes(
 ) -> None:
     # Dealt from TIME_LIMITS_SEED (tests/deals.py): besides Sil's bids and the first tie-break,
     # a scripted person wins a power that asks a decision, which they let run out, and the game
-    # is short (77 versions, many of them a second's time-out).
-    server: ServerProcess = server_factory(database, TEST_SEED=str(deals.TIME_LIMITS_SEED))
+    # is short (77 versions). The test moves the server's clock past each time-out.
+    server: ServerProcess = server_factory(
+        database, TEST_SEED=str(deals.TIME_LIMITS_SEED), TEST_CLOCK="0"
+    )
     assert await _one_timed_game(database, server) == {"bid", "tiebreak", "choose"}
 
 
 async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]:
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        # Limits no busy machine reaches by itself (only the clock's moves time a seat out), and
+        # a grace longer than the game's time-outs: Sil gets a bot after two of them.
         r = await http.post(
-            "/api/tables", json={"seats": 4, "turn_seconds": 1, "choose_seconds": 1}
+            "/api/tables",
+            json={
+                "seats": 4,
+                "turn_seconds": LIMIT,
+                "choose_seconds": LIMIT,
+                "grace_seconds": 3600,
+            },
         )
         assert r.status_code == 201, r.text
         table = r.json()
-        assert (table["turn_seconds"], table["choose_seconds"]) == (1, 1)
-        assert table["grace_seconds"] == 30  # a timed table's default
+        assert (table["turn_seconds"], table["choose_seconds"]) == (LIMIT, LIMIT)
         table_id = table["id"]
         # Sil never answers anything (and holds no socket); the others are scripted people
         # who let their first tie-break and their first power decision run out.
@@ -69,12 +81,21 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         for c in clients:
             await c.connect()
         await start(http, sil)  # the first seated person hosts the table
-        await asyncio.gather(*(c.play_until_over(180) for c in clients))
+
+        def silent(seat: int) -> bool:
+            """Sil, until the clock answered for them twice (then a bot plays), and a person
+            letting this prompt run out."""
+            if seat == sil.seat:
+                return _time_outs_of(spectator, seat) < 2
+            return any(c.seat == seat and c.waits_it_out(spectator.version) for c in clients)
+
+        watching = asyncio.create_task(spectator.play_until_over(180))
+        moves = move_clocks_while_waiting(spectator, silent, [http], LIMIT)
+        moved = (await asyncio.gather(*(c.play_until_over(180) for c in clients), moves))[-1]
+        await watching
+        assert moved
         over = await wait_game_over(http, table_id)
         assert over["winner"] is not None
-        await spectator.wait_for(
-            lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 30
-        )
         await spectator.drain()
 
         (game,) = await db_rows(database, "SELECT id FROM games WHERE table_id = :t", t=table_id)
@@ -115,16 +136,20 @@ async def _one_timed_game(database: Database, server: ServerProcess) -> set[str]
         first = next(e for e in spectator.events if e["type"] == "timed_out")
         assert first["template"] == "Time ran out for {seat}: no bid."
         # Everyone was told that a bot plays for Sil, handed over by the server.
-        said = notices(spectator)
-        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in said] == [
+        told = notices(spectator)
+        assert [(n["kind"], n["seat"], n["data"]["by"]) for n in told] == [
             ("stand_in", sil.seat, None)
         ]
-        assert said[0]["data"]["version"] == sil_rows[1].version
+        assert told[0]["data"]["version"] == sil_rows[1].version
         last_table = [m for m in spectator.messages if m["type"] == "table"][-1]["table"]
         assert [p["stand_in"] for p in last_table["players"]] == [True, False, False, False]
-        for c in [spectator, *clients]:
-            await c.close()
+        for viewer in [spectator, *clients]:
+            await viewer.close()
         return kinds
+
+
+def _time_outs_of(client: SeatClient, seat: int) -> int:
+    return sum(1 for e in client.events if e["type"] == "timed_out" and e["seat"] == seat)
 
 
 async def _deadline_row(database: Database, table_id: str) -> tuple[float | None, str | None]:
@@ -135,7 +160,11 @@ async def _deadline_row(database: Database, table_id: str) -> tuple[float | None
 
 
 async def _timed_table_with_bots(http: httpx.AsyncClient, seconds: int) -> tuple[str, Any]:
-    r = await http.post("/api/tables", json={"seats": 3, "turn_seconds": seconds})
+    # A grace longer than any move of the clock here: no bot stands in for Ann, who never
+    # connects.
+    r = await http.post(
+        "/api/tables", json={"seats": 3, "turn_seconds": seconds, "grace_seconds": 3600}
+    )
     table_id = r.json()["id"]
     ann = await join(http, table_id, "Ann")
     r = await http.post(
@@ -147,28 +176,32 @@ async def _timed_table_with_bots(http: httpx.AsyncClient, seconds: int) -> tuple
     return table_id, ann
 
 
+async def _time_outs(database: Database, table_id: str) -> list[Any]:
+    return await db_rows(
+        database,
+        "SELECT a.version, a.seat, a.action_id, a.created_at FROM actions a "
+        "JOIN games g ON g.id = a.game_id WHERE g.table_id = :t AND a.action_id LIKE "
+        "'~timeout-%' ORDER BY a.version",
+        t=table_id,
+    )
+
+
 async def _first_time_out(database: Database, table_id: str, wait: float = 30) -> Any:
     ends = time.monotonic() + wait
     while time.monotonic() < ends:
-        rows = await db_rows(
-            database,
-            "SELECT a.version, a.seat, a.action_id, a.created_at FROM actions a "
-            "JOIN games g ON g.id = a.game_id WHERE g.table_id = :t AND a.action_id LIKE "
-            "'~timeout-%' ORDER BY a.version",
-            t=table_id,
-        )
+        rows = await _time_outs(database, table_id)
         if rows:
             return rows[0]
         await asyncio.sleep(0.1)
     raise AssertionError("no time-out")
 
 
-# Alone, after the parallel tests: a restart races a deadline on the wall clock.
-@pytest.mark.serial
 async def test_a_restart_keeps_a_pending_deadline(database: Database, server_factory: Any) -> None:
-    server: ServerProcess = server_factory(database)
+    # A minute to bid, far longer than a restart: the restarted server's clock is then moved
+    # to the deadline instead of waiting for it.
+    server: ServerProcess = server_factory(database, TEST_CLOCK="0")
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        table_id, ann = await _timed_table_with_bots(http, 5)
+        table_id, ann = await _timed_table_with_bots(http, 60)
         watcher = SeatClient(server.ws, table_id, None, None)
         await watcher.connect()
         await start(http, ann)
@@ -187,6 +220,8 @@ async def test_a_restart_keeps_a_pending_deadline(database: Database, server_fac
         state = await watcher.wait_for(lambda m: m["type"] == "state")
         # The same deadline, not one restarted from zero.
         assert state["deadline"] is not None and abs(state["deadline"] - deadline) < 0.01
+        assert await _time_outs(database, table_id) == []
+        await advance(http, 60)
         timed_out = await _first_time_out(database, table_id)
         assert timed_out.seat == ann.seat and timed_out.action_id.endswith("-bid-v0")
         # It fired at the stored time: not before, and not a whole limit after the restart.
@@ -198,15 +233,15 @@ async def test_a_restart_keeps_a_pending_deadline(database: Database, server_fac
         await watcher.close()
 
 
-# Alone, after the parallel tests: a restart races a deadline on the wall clock.
-@pytest.mark.serial
 async def test_a_deadline_that_passed_during_a_restart_fires_at_once(
     database: Database, server_factory: Any
 ) -> None:
-    server: ServerProcess = server_factory(database)
-    # Longer than a server start on a busy machine: a deadline restarted from zero fires
-    # `seconds` after the restart at the earliest, the stored one during the start.
-    seconds = 6
+    # The first process keeps a clock a minute behind real time, the restarted one real time:
+    # the deadline the first stored passed while the server was down. (Longer than a server
+    # start on a busy machine: a deadline restarted from zero fires `seconds` after the restart
+    # at the earliest, the stored one during the start.)
+    server: ServerProcess = server_factory(database, TEST_CLOCK="-60")
+    seconds = 30
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id, ann = await _timed_table_with_bots(http, seconds)
         await start(http, ann)
@@ -217,9 +252,9 @@ async def test_a_deadline_that_passed_during_a_restart_fires_at_once(
         deadline = (await _deadline_row(database, table_id))[0]
         assert deadline is not None
         server.kill()
-    # Down while the deadline passes.
-    await asyncio.sleep(max(0.0, deadline - time.time()) + 0.5)
+    server.settings["TEST_CLOCK"] = "0"
     restarted = time.time()
+    assert deadline < restarted
     server.start()
     timed_out = await _first_time_out(database, table_id)
     fired = stamp(timed_out.created_at)

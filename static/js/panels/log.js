@@ -7,11 +7,12 @@ import { h, $, fill, iso } from "../common.js";
 import { t } from "../i18n.js";
 import { eventSentence, eventClass, isNoise, noticeSentence } from "../events.js";
 import { state, subscribe, nameOf } from "../store.js";
+import { linkCards } from "../popover.js";
 
 let shown = { log: null, count: 0 }; // the log array's first event and how many are on the page
 
 function item(e) {
-  return h("li", { class: eventClass(e), dataset: { type: e.type, version: e.version ?? "" } }, eventSentence(e, nameOf));
+  return linkCards(h("li", { class: eventClass(e), dataset: { type: e.type, version: e.version ?? "" } }, eventSentence(e, nameOf)));
 }
 
 function noticeItem(n) {

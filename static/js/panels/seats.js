@@ -6,6 +6,8 @@ import { h, $, fill, api, ApiError, setText } from "../common.js";
 import { clock } from "../events.js";
 import { t } from "../i18n.js";
 import { coinStack, stonesEl } from "../cards.js";
+import { theCard } from "../characters.js";
+import { linkCards } from "../popover.js";
 import { state, subscribe, mySeat, nameOf, playerInfo } from "../store.js";
 
 function seatStatus(seat) {
@@ -54,12 +56,14 @@ function render() {
           "aria-label": on ? t("table.connected") : t("table.disconnected"),
         }),
         h("span", { class: "seat-name", title: nameOf(p.seat) }, nameOf(p.seat)),
-        info && info.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+        // A bot says its level at the table too ("bot · hard"), with the icon the page ships.
+        info && info.bot ? h("span", { class: "tag bot-tag" }, h("i", { class: "bot-icon", "aria-hidden": "true" }),
+          info.bot_kind ? `${t("table.bot")} · ${t(`table.bot_kind.${info.bot_kind}`)}` : t("table.bot")) : null,
         p.seat === me ? h("span", { class: "tag" }, t("table.you")) : null,
         scoreEl(p.score)),
       h("div", { class: "seat-row" }, stonesEl(p.stones)),
       h("div", { class: "seat-row spent" }, coinStack("fairy_gold", p.fairy_gold_spent, { label: t("table.spent") })),
-      p.has_doppelganger ? h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger")) : null,
+      p.has_doppelganger ? linkCards(h("span", { class: "doppel-badge" }, "♊ ", t("table.holds_doppelganger", { card: theCard("doppelganger") }))) : null,
       status ? h("span", { class: `seat-status ${status.cls}`, dataset: { status: status.cls } }, status.text) : null,
       standInEl(p.seat, info, me));
   }));
@@ -72,7 +76,7 @@ function render() {
 function standInEl(seat, info, me) {
   if (!info || info.bot) return null;
   if (info.stand_in) {
-    return h("span", { class: "seat-standin", dataset: { standIn: seat } }, "🤖 ", t("table.stand_in", { name: nameOf(seat) }));
+    return h("span", { class: "seat-standin", dataset: { standIn: seat } }, h("i", { class: "bot-icon", "aria-hidden": "true" }), " ", t("table.stand_in", { name: nameOf(seat) }));
   }
   const over = state.view && state.view.winner !== null;
   const away = !over && !info.connected && info.away_since ? awayEl(seat) : null;

@@ -5,13 +5,13 @@
 
 import { h, $, fill, setText, plain, tableTitle } from "../common.js";
 import { t, listNames } from "../i18n.js";
-import { state, subscribe, mySeat, nameOf, isOver } from "../store.js";
+import { state, subscribe, mySeat, nameOf, isOver, myPrompt, promptKey } from "../store.js";
 
 let wasMyMove = false;
 let audio = null;
 let blink = null; // the title's blinking interval while the page is hidden and it is your move
 let notice = null; // the browser notification shown for this move
-let warned = null; // the deadline whose "10 s left" was announced
+let warned = null; // the decision whose "20 s left" was announced: once each, more time or not
 
 const SOUND_KEY = "dragonstones.sound";
 const NOTIFY_KEY = "dragonstones.notify";
@@ -178,10 +178,11 @@ function tickCountdown() {
     el.title = t("table.time_left", { t: clock });
     el.setAttribute("aria-label", el.title);
   }
-  el.classList.toggle("urgent", left < 10000);
-  if (left < 10500 && left > 0 && warned !== state.deadline && turnStatus().mine) {
-    warned = state.deadline;
-    announce(t("turn.time_warning", { t: "10 s" }));
+  el.classList.toggle("urgent", left < 20000);
+  const decision = promptKey(myPrompt());
+  if (left < 20500 && left > 0 && decision && warned !== decision && turnStatus().mine) {
+    warned = decision;
+    announce(t("turn.time_warning", { t: "20 s" }));
   }
 }
 

@@ -146,6 +146,9 @@ function renderWaiting() {
   // PUBLIC_URL, when the server has one, is the address friends can reach (a proxy, a tunnel).
   $("#invite-link").value = table.invite_url || absoluteUrl(table.invite_path || `/t/${state.tableId}`);
   $("#watch-link").value = table.watch_url || absoluteUrl(table.watch_path || `/t/${state.tableId}?watch=1`);
+  localOnlyNote($("#invite-link").value);
+  // A spectator of a full table has nobody to invite: only the spectator link.
+  $("#invite-link").closest(".field").hidden = me === null && table.taken >= table.seats;
   const seated = me !== null;
   const full = table.taken >= table.seats;
   $("#waiting-actions").hidden = !seated;
@@ -262,4 +265,23 @@ export function mount() {
     else if (state.page === "started") renderStarted();
     else if (state.page === "waiting" && (changed.has("table") || changed.has("hello") || changed.has("page") || changed.size === 0)) renderWaiting();
   });
+}
+
+/** A link to this machine only (127.0.0.1, localhost) reaches nobody else: say so where the link
+ *  is shown, with the one line that fixes it. */
+function localOnlyNote(link) {
+  let host = "";
+  try {
+    host = new URL(link).hostname;
+  } catch {
+    host = "";
+  }
+  const local = host === "localhost" || host === "[::1]" || host.startsWith("127.");
+  let note = $("#local-only-note");
+  if (!note) {
+    note = h("p", { id: "local-only-note", class: "hint local-only" });
+    $(".link-box").append(note);
+  }
+  note.hidden = !local;
+  if (local) fill(note, t("table.local_only"), " ", h("code", {}, "--host 0.0.0.0"), " ", t("table.local_only_fix"));
 }

@@ -127,8 +127,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("key", name="pk_ratings"),
     )
 
-    # The history's pass reads the games that ended since its last one.
-    op.create_index("ix_games_finished_at", "games", ["finished_at"])
     _leagues()
 
 
@@ -167,7 +165,6 @@ def _leagues() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index("ix_games_finished_at", table_name="games")
     op.drop_index("ix_game_results_league_id", table_name="game_results")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("league_id")

@@ -10,14 +10,19 @@ import asyncio
 import contextlib
 import functools
 import logging
+from datetime import datetime, timedelta
 
-from app.core.errors import StoreError
+from app.core.errors import StoreConflict, StoreError
 from app.lobby import ratings
-from app.store.player_ports import HistoryStore, RatingRec, Result
+from app.store.player_ports import Ended, HistoryStore, RatingRec, Result
+from app.store.records import utcnow
 
 log = logging.getLogger("dragonstones.history")
 
 PASS_SECONDS = 5.0
+# How far before its previous pass a pass looks: a game's end is stamped before its commit
+# finishes, by a clock of this or another process.
+OVERLAP = timedelta(minutes=2)
 BATCH = 50
 
 
@@ -27,21 +32,33 @@ class History:
         self.pass_seconds = pass_seconds
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._since: datetime | None = None  # None: look at every finished game
 
     async def record_pending(self) -> int:
-        """Record the finished games not recorded yet; how many this pass recorded."""
+        """Record the finished games not recorded yet; how many this pass recorded. The first
+        pass of the process looks at every finished game; the next ones at those that ended
+        since shortly before the previous pass began (the index on `finished_at`)."""
         done = 0
         async with self._lock:
+            began = utcnow()
             while True:
-                pending = await self.store.unrecorded(BATCH)
+                pending = await self.store.unrecorded(BATCH, self._since)
                 for ended in pending:
-                    rated, placed = ratings.placements(ended)
-                    recorded = await self.store.record(
-                        ended, rated, placed, functools.partial(ratings.advance, placed)
-                    )
-                    done += int(recorded)
+                    done += await self._record(ended)
                 if len(pending) < BATCH:
+                    self._since = began - OVERLAP
                     return done
+
+    async def _record(self, ended: Ended) -> int:
+        rated, placed = ratings.placements(ended)
+        try:
+            recorded = await self.store.record(
+                ended, rated, placed, functools.partial(ratings.advance, placed)
+            )
+        except StoreConflict:
+            # Another process recorded it between our read and our write (SQLite).
+            return 0
+        return int(recorded)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="history")

@@ -8,6 +8,7 @@ the ratings the previous one wrote, and `game_results.id` is the order a rebuild
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
+from datetime import datetime
 
 from sqlalchemy import delete, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -72,18 +73,19 @@ class SqlHistory:
         if not self.db.sqlite:
             await session.execute(text(f"SELECT pg_advisory_xact_lock({RECORDING_LOCK})"))
 
-    async def unrecorded(self, limit: int) -> list[Ended]:
+    async def unrecorded(self, limit: int, since: datetime | None = None) -> list[Ended]:
         recorded = select(GameResultRow.id).where(GameResultRow.game_id == GameRow.id)
+        query = (
+            select(GameRow, TableRow.league_id)
+            .join(TableRow, TableRow.id == GameRow.table_id)
+            .where(GameRow.status == "over", ~recorded.exists())
+            .order_by(GameRow.finished_at, GameRow.id)
+            .limit(limit)
+        )
+        if since is not None:
+            query = query.where(GameRow.finished_at >= since)
         async with self.db.sessions() as session:
-            found = (
-                await session.execute(
-                    select(GameRow, TableRow.league_id)
-                    .join(TableRow, TableRow.id == GameRow.table_id)
-                    .where(GameRow.status == "over", ~recorded.exists())
-                    .order_by(GameRow.finished_at, GameRow.id)
-                    .limit(limit)
-                )
-            ).all()
+            found = (await session.execute(query)).all()
             games = [g for g, _league in found]
             leagues = {g.id: league for g, league in found}
             seats: dict[str, list[SeatAtEnd]] = {g.table_id: [] for g in games}

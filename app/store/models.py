@@ -139,7 +139,10 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Indexed: the history's pass reads the games that ended since its last one (app.lobby.history).
+    finished_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
     # The open prompt's deadline at a timed table, written with the action that opened it, and
     # the prompt it belongs to (app.table.clock.prompt_key); null: nothing is timed.
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

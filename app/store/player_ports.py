@@ -146,8 +146,9 @@ class PlayerStore(Protocol):
 class HistoryStore(Protocol):
     """Finished games recorded per seat, and the ratings they moved."""
 
-    async def unrecorded(self, limit: int) -> list[Ended]:
-        """Finished games not recorded yet, the earliest finished first."""
+    async def unrecorded(self, limit: int, since: datetime | None = None) -> list[Ended]:
+        """Finished games not recorded yet, the earliest finished first (`since`: those that
+        finished then or later only)."""
         ...
 
     async def record(

@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 import engine
+from app.edge.api import ERRORS
 from engine import catalogue
 
 CACHE_CONTROL = "no-cache"
@@ -70,7 +71,7 @@ def _document(lang: str | None) -> tuple[bytes, str]:
 router = APIRouter()
 
 
-@router.get("/api/cards", response_model=CatalogueOut, tags=["cards"])
+@router.get("/api/cards", response_model=CatalogueOut, tags=["cards"], responses=ERRORS)
 async def cards(
     request: Request,
     lang: Literal["en", "fr"] | None = Query(None, description="one language; all if absent"),

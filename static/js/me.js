@@ -3,11 +3,15 @@
 
 import { $, h, fill, api, ApiError, saveName, setupLanguageSwitch } from "./common.js";
 import { t, getLang } from "./i18n.js";
-import { joinLeague, leaguePage, myLeagues } from "./leagues.js";
+import { joinLeague, joinText, leaguePage, myLeagues } from "./leagues.js";
 
 const path = window.location.pathname;
 let me = null;
 let before = null;
+// The claim's answer, said again in another language (the code is spent: no second try).
+let claimText = () => "";
+// The page as it is drawn now, drawn again when the language changes.
+let render = () => {};
 
 function show(id) {
   $("#" + id).hidden = false;
@@ -101,11 +105,12 @@ async function claim() {
   try {
     const out = await api("POST", "/api/claims", { body: { code } });
     if (out.name) saveName(out.name);
-    $("#claim-result").textContent = t("me.claimed", { name: out.name || t("me.no_name") });
+    claimText = () => t("me.claimed", { name: out.name || t("me.no_name") });
   } catch (e) {
     const key = e instanceof ApiError ? `me.${e.code}` : "";
-    $("#claim-result").textContent = e instanceof ApiError && t(key) !== key ? t(key) : String(e.message || e);
+    claimText = () => (e instanceof ApiError && t(key) !== key ? t(key) : String(e.message || e));
   }
+  $("#claim-result").textContent = claimText();
 }
 
 async function publicPage(id) {
@@ -154,9 +159,7 @@ $("#signout-all-button").addEventListener("click", async () => {
 
 $("#more-games").addEventListener("click", () => loadGames(true));
 
-setupLanguageSwitch(() => {
-  if (path === "/me") profile();
-});
+setupLanguageSwitch(() => render());
 
 /** A league's pages need this browser's player (made on a first visit). */
 async function currentThen(fn) {
@@ -169,8 +172,23 @@ window.addEventListener("hashchange", () => {
   if (window.location.pathname === "/me/claim" && window.location.hash.length > 1) claim();
 });
 
+const leagueId = decodeURIComponent(path.slice("/leagues/".length));
+const playerId = decodeURIComponent(path.slice("/players/".length));
+if (path === "/me/claim") {
+  render = () => ($("#claim-result").textContent = claimText());
+} else if (path === "/leagues/join") {
+  render = () => {
+    $("#league-title").textContent = t("league.title");
+    $("#league-message").textContent = joinText();
+  };
+} else if (path.startsWith("/leagues/")) {
+  render = () => currentThen(() => leaguePage(leagueId, (g) => finishedItem(g, me && me.id)));
+} else if (path.startsWith("/players/")) {
+  render = () => publicPage(playerId);
+} else {
+  render = profile;
+}
+
 if (path === "/me/claim") claim();
 else if (path === "/leagues/join") currentThen(joinLeague);
-else if (path.startsWith("/leagues/")) currentThen(() => leaguePage(decodeURIComponent(path.slice("/leagues/".length)), (g) => finishedItem(g, me && me.id)));
-else if (path.startsWith("/players/")) publicPage(decodeURIComponent(path.slice("/players/".length)));
-else profile();
+else render();

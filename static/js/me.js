@@ -10,6 +10,7 @@ let me = null;
 let before = null;
 // The claim's answer, said again in another language (the code is spent: no second try).
 let claimText = () => "";
+let claimMade = null;
 // The page as it is drawn now, drawn again when the language changes.
 let render = () => {};
 
@@ -138,13 +139,20 @@ $("#rename-form").addEventListener("submit", async (event) => {
   }
 });
 
-$("#claim-button").addEventListener("click", async () => {
-  const out = await api("POST", "/api/me/claims");
+/** The one-time link last made here, said again in another language. */
+function claimBox() {
+  const out = claimMade;
+  if (!out) return;
   $("#claim-link").value = new URL(out.path, window.location.origin).href;
   $("#claim-qr").src = "data:image/svg+xml;base64," + btoa(out.qr_svg);
   $("#claim-qr").alt = t("me.qr");
   $("#claim-expiry").textContent = t("me.claim_expiry", { time: new Date(out.expires_at).toLocaleTimeString(getLang()) });
   $("#claim-box").hidden = false;
+}
+
+$("#claim-button").addEventListener("click", async () => {
+  claimMade = await api("POST", "/api/me/claims");
+  claimBox();
 });
 
 $("#signout-button").addEventListener("click", async () => {
@@ -186,7 +194,10 @@ if (path === "/me/claim") {
 } else if (path.startsWith("/players/")) {
   render = () => publicPage(playerId);
 } else {
-  render = profile;
+  render = () => {
+    claimBox();
+    return profile();
+  };
 }
 
 if (path === "/me/claim") claim();

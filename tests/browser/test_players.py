@@ -124,8 +124,9 @@ def test_a_player_comes_back_and_plays_her_seat_on_her_phone(
     invite = phone.input_value("#league-invite")
     friend = new_page("friend", viewport=DEVICES["phone"], is_mobile=True)
     console.tolerated.append("status of 4")  # the refused claim and league links
+    opens = ("Use on another device", "#claim-qr")
+    audit_phone_page(phone, server.url + "/me", "#current-games a", opens=opens)
     pages: list[tuple[Page, str, str]] = [
-        (phone, server.url + "/me", "#current-games a"),
         (phone, link, "#claim-result:not(:empty)"),
         (phone, public, "#player-rating:not(:empty)"),
         (phone, league, "#league-body:not([hidden])"),
@@ -136,11 +137,17 @@ def test_a_player_comes_back_and_plays_her_seat_on_her_phone(
     again.close()
 
 
-def audit_phone_page(page: Page, url: str, ready: str) -> None:
+def audit_phone_page(
+    page: Page, url: str, ready: str, *, opens: tuple[str, str] = ("", "")
+) -> None:
     """The page in the language it opens in, then in the other one chosen on the page itself:
     written in it (nothing left of the other), no serious or critical axe violation, and
     nothing wider than the phone's screen."""
     page.goto(url)
+    button, shown = opens
+    if button:  # what the page shows once asked (a one-time link and its QR code)
+        page.get_by_role("button", name=button).click()
+        expect(page.locator(shown)).to_be_visible()
     expect(page.locator(ready).first).to_be_visible()
     page.evaluate(STRINGS)
     first = str(page.get_attribute("html", "lang"))

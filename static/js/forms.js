@@ -95,9 +95,12 @@ export function bidPanel(prompt, send) {
     black_magic: empty ? false : Boolean(toggles.black_magic && toggles.black_magic.get()),
   });
   const form = h("form", { class: "bid-form", dataset: { prompt: "bid", character: prompt.character } },
-    h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
-    // The card's power here too: on a phone the panel covers the card it is bid for.
-    h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)),
+    h("div", { class: "bid-head" },
+      // The card and its power here too: on a phone the card up for auction is off screen.
+      h("div", { class: "bid-card" }, cardEl(prompt.character, { size: "mini" })),
+      h("div", {},
+        h("h2", {}, t("prompt.bid_title", { card: charName(prompt.character), the_card: theCard(prompt.character) })),
+        h("p", { class: "bid-card-power", dataset: { cardHelp: prompt.character } }, charText(prompt.character)))),
     h("p", { class: "hint" }, t("prompt.bid_hint")),
     steppers,
     toggles.amulet ? toggles.amulet.row : null,

@@ -1,5 +1,6 @@
 """What a newcomer tripped on, each fixed and checked here in one game on a phone (390x844,
-touch): the bid panel says the card's power (it covers the card); the turn's banner is whole; no
+touch): the bid panel shows the card and its power (the card is off screen above it); the turn's
+banner is whole, on two lines if need be; no
 keyboard hints on a touch screen; the waiting room says a 127.0.0.1 link works on this machine
 only and how to fix it; a spectator of a full table is offered no invite link; a bot shows its
 level and an icon the page ships, not an emoji; the log names a seat chosen as the only option;
@@ -35,6 +36,10 @@ SENTENCES = """async () => {
   i18n.setLang("en");
   return out;
 }"""
+
+# Whole: neither the banner nor its link clips its text (an ellipsis is a clipped text).
+WHOLE = """(el) => [el, ...el.querySelectorAll("*")].every(
+  (e) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1)"""
 
 # The page's SHA-256 against WebCrypto's, then the proof's hash with WebCrypto taken away.
 HASHES = """async () => {
@@ -88,12 +93,17 @@ def test_what_a_newcomer_tripped_on(server: Server, new_page: NewPage) -> None:
         "Take a Black Magic coin: bid it later this turn to curse a card."
     )
     expect(form.locator(".hint.keys")).to_be_hidden()
+    # The card up for auction is far above the panel on a phone: the panel shows it, in sight
+    # with the button that sends the bid.
+    card = form.locator(f".card[data-character={form.get_attribute('data-character')}]")
+    expect(card).to_be_in_viewport()
+    expect(form.locator("[data-submit-bid]")).to_be_in_viewport()
     banner = page.locator("#turn-indicator")
     expect(banner).to_be_visible()
-    assert banner.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), banner.inner_text()
+    assert banner.evaluate(WHOLE), banner.inner_text()
     page.locator("[data-lang-button=fr]").click()
     expect(banner).to_contain_text("À vous de jouer")
-    assert banner.evaluate("(el) => el.scrollWidth <= el.clientWidth + 1"), banner.inner_text()
+    assert banner.evaluate(WHOLE), banner.inner_text()
     page.locator("[data-lang-button=en]").click()
 
     said = page.evaluate(SENTENCES)

@@ -267,8 +267,20 @@ class ChatShowIn(BaseModel):
     spectators: bool = Field(strict=True)
 
 
-chat_message = TypeAdapter(Annotated[ChatIn | ChatShowIn, Field(discriminator="type")])
-CHAT_TYPES = ("chat", "chat_show")
+class SpectatorNameIn(BaseModel):
+    """A spectator asks for a name; the server checks it as a player's name and answers a new
+    `viewer` (its lines then carry "<name> (spectator)") or an `error`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["spectator_name"]
+    name: str = Field(strict=True, max_length=200)
+
+
+chat_message = TypeAdapter(
+    Annotated[ChatIn | ChatShowIn | SpectatorNameIn, Field(discriminator="type")]
+)
+CHAT_TYPES = ("chat", "chat_show", "spectator_name")
 
 
 class ChatLine(BaseModel):

@@ -170,6 +170,12 @@ class SqliteFeeds:
         async with self.db.engine.connect() as conn:
             return (await conn.execute(query)).scalar_one_or_none()
 
+    async def seat_names(self, table_id: str) -> list[str]:
+        """The names of the table's seats (players and bots)."""
+        query = select(SeatRow.name).where(SeatRow.table_id == table_id)
+        async with self.db.engine.connect() as conn:
+            return [name for (name,) in await conn.execute(query) if name]
+
     async def spectator_names(self, table_id: str) -> set[str]:
         """Every label that has spoken on this table's spectators' channel."""
         query = (

@@ -49,12 +49,13 @@ from app.core.messages import (
     ChatOut,
     ChatShowIn,
     ErrorOut,
+    SpectatorNameIn,
     ViewerOut,
     chat_message,
 )
 from app.store.ports import FeedStore
 from app.store.records import CHANNELS, Line
-from app.table.chat_guard import LABEL
+from app.table.chat_guard import LABEL, NameTaken, spectator_name
 from app.table.ports import Actor
 from app.wire.outbox import Connection
 
@@ -73,6 +74,7 @@ class Viewer:
     spectators: bool  # receives the spectators' channel (spectators always do)
     address: str  # the client's address: spectators' chat limit (app.table.chat_guard)
     label: str  # the name its lines carry: the seat's stored name, or a spectator's label
+    tag: str = ""  # a spectator's tag (app.table.chat_guard)
 
     def sees(self, channel: str) -> bool:
         return channel != "spectators" or self.spectators
@@ -116,10 +118,9 @@ class Feed:
         `chat_replay_lines`, or None): then no read is needed."""
         settings = self.room.hub.settings
         spectator = conn.seat is None
-        viewer = Viewer(
-            conn=conn, cursor=0, spectators=spectator, address=address,
-            label=await self._label(conn, viewer_key, address) if spectator else (conn.name or ""),
-        )  # fmt: skip
+        tag = await self._tag(conn, viewer_key, address) if spectator else ""
+        label = self.room.hub.chat_guard.label(self.table_id, tag) if spectator else conn.name
+        viewer = Viewer(conn, 0, spectator, address, label or "", tag)
         async with self.lock:
             if newest is not None and lines is not None and self.last is None:
                 # The last lines as the socket's arrival read them: memory from there on.
@@ -175,14 +176,13 @@ class Feed:
             return None  # some are older than what memory holds
         return lines[-limit:] if limit > 0 else []
 
-    async def _label(self, conn: Connection, viewer_key: str | None, address: str) -> str:
-        """A spectator's label: the one its key carries (signed by this server) unless another
-        address holds it here, else the one this address had, else a new one, unique at the
-        table (app.table.chat_guard). The socket is told both."""
+    async def _tag(self, conn: Connection, viewer_key: str | None, address: str) -> str:
+        """A spectator's tag: its key's (signed here) unless another address holds it here, else
+        this address's, else a new one unique at the table. It is told its label and key."""
         guard = self.room.hub.chat_guard
 
-        def held() -> dict[str, str]:  # the labels of the spectators here, and their addresses
-            return {v.label: v.address for v in self.viewers.values() if v.conn.seat is None}
+        def held() -> dict[str, str]:  # the spectators' tags' labels here, and their addresses
+            return {LABEL.format(tag=v.tag): v.address for v in self.viewers.values() if v.tag}
 
         taken: set[str] = set()
         tag = guard.tag_of(self.table_id, viewer_key)
@@ -193,8 +193,28 @@ class Feed:
             except StoreError as exc:  # unique among the spectators here, then
                 log.warning("spectators' names of table %s not read: %r", self.table_id, exc)
         tag = guard.label_for(self.table_id, address, viewer_key, held(), taken)
-        conn.send(ViewerOut(name=LABEL.format(tag=tag), viewer=guard.key_for(self.table_id, tag)))
-        return LABEL.format(tag=tag)
+        label = guard.label(self.table_id, tag)
+        conn.send(ViewerOut(name=label, viewer=guard.key_for(self.table_id, tag)))
+        return tag
+
+    async def _rename(self, viewer: Viewer, message: SpectatorNameIn) -> None:
+        conn, guard = viewer.conn, self.room.hub.chat_guard
+        try:
+            spoken = await self.store.spectator_names(self.table_id) - {viewer.label}
+            others = [v.label for v in self.viewers.values() if v is not viewer] + list(spoken)
+            others += await self.store.seat_names(self.table_id)
+            name = spectator_name(message.name, others, seated=not viewer.tag)
+        except ValueError as exc:
+            code = Code.NAME_TAKEN if isinstance(exc, NameTaken) else Code.INVALID_NAME
+            conn.send(ErrorOut(code=code, message=str(exc)))
+            return
+        except StoreError as exc:
+            log.warning("names of table %s not read: %r", self.table_id, exc)
+            conn.send(ErrorOut(code=Code.UNAVAILABLE, message="the database did not answer"))
+            return
+        guard.choose(self.table_id, viewer.tag, name)
+        viewer.label = guard.label(self.table_id, viewer.tag)
+        conn.send(ViewerOut(name=viewer.label, viewer=guard.key_for(self.table_id, viewer.tag)))
 
     def leave(self, conn: Connection) -> None:
         self.viewers.pop(conn, None)
@@ -223,6 +243,9 @@ class Feed:
             return
         if isinstance(message, ChatShowIn):
             await self._show(viewer, message.spectators)
+            return
+        if isinstance(message, SpectatorNameIn):
+            await self._rename(viewer, message)
             return
         assert isinstance(message, ChatIn)
         await self._say(viewer, message)

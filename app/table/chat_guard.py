@@ -15,6 +15,10 @@ the server gives spectators. One per process (the hub's), used by every feed (ap
   (or with one ignored) it gets the label this process last gave it at the table, so reconnecting
   without the key does not make a new spectator each time (kept by table and address, the least
   recently given forgotten beyond `MAX_SPEAKERS`).
+- **Chosen names.** A spectator may ask for a name: checked as a player's name and refused if it
+  looks like (app.core.names.same) a seated player's or another spectator's at the table, then
+  shown as "Ann (spectator)". It is kept by table and tag in this process, so the signed key
+  still decides who may speak under it.
 """
 
 from __future__ import annotations
@@ -25,12 +29,16 @@ import re
 import secrets
 from collections import OrderedDict
 
+from app.core import names
 from app.core.config import Settings
 from app.wire.buckets import TokenBucket
 
 _TAG = re.compile(r"[0-9a-f]{4}")
 _SIGNATURE_CHARS = 20  # hex digits of the HMAC kept in a viewer key (80 bits)
 LABEL = "Spectator {tag}"
+# A spectator's chosen name keeps a mark: it never reads as a player's.
+NAMED = "{name} (spectator)"
+MAX_CHOSEN = 40  # characters of a chosen name
 # Speakers whose allowance is kept (the least recently heard forgotten first: a full allowance).
 MAX_SPEAKERS = 100_000
 
@@ -42,6 +50,7 @@ class ChatGuard:
         self.burst = settings.chat_lines_per_window
         self.speakers: OrderedDict[str, TokenBucket] = OrderedDict()
         self.given: OrderedDict[str, str] = OrderedDict()  # table and address -> tag
+        self.names: OrderedDict[str, str] = OrderedDict()  # table and tag -> chosen name
         # Several processes must share it for a spectator to keep a label across them.
         self.secret = (settings.secret_key or secrets.token_hex(32)).encode()
 
@@ -97,6 +106,19 @@ class ChatGuard:
             self.given.popitem(last=False)
         return tag
 
+    def label(self, table_id: str, tag: str) -> str:
+        """What the spectator with this tag is shown as: its chosen name, marked, or its tag."""
+        name = self.names.get(f"{table_id}\x00{tag}")
+        return NAMED.format(name=name) if name else LABEL.format(tag=tag)
+
+    def choose(self, table_id: str, tag: str, name: str) -> None:
+        """The spectator with this (signed) tag is called `name` at this table from now on."""
+        who = f"{table_id}\x00{tag}"
+        self.names.pop(who, None)
+        self.names[who] = name
+        while len(self.names) > MAX_SPEAKERS:
+            self.names.popitem(last=False)
+
     @staticmethod
     def new_tag(taken: set[str]) -> str:
         """A random tag whose label is not in `taken` (65,536 tags: a few tries suffice)."""
@@ -106,3 +128,20 @@ class ChatGuard:
                 break
             tag = secrets.token_hex(2)
         return tag
+
+
+class NameTaken(ValueError):
+    """A chosen name that looks like someone's at the table."""
+
+
+def spectator_name(asked: str, others: list[str], seated: bool = False) -> str:
+    """The name a spectator asked for, as stored: a player's name's rules (ValueError), and
+    not like any of `others` (the table's seats and other spectators' labels), itself or marked
+    (NameTaken)."""
+    if seated:
+        raise ValueError("players are called by their seat's name")
+    name = names.normalise(asked, MAX_CHOSEN)
+    label = NAMED.format(name=name)
+    if any(names.same(name, other) or names.same(label, other) for other in others):
+        raise NameTaken("someone at this table has this name, or one that looks like it")
+    return name

@@ -93,6 +93,7 @@ function onMessage(msg) {
       break;
     case "viewer":
       keepViewerKey(msg.viewer);
+      update({ viewerName: msg.name, chatError: null });
       break;
     case "chat":
       absorbChat([msg.line]);
@@ -128,7 +129,7 @@ function onMessage(msg) {
         update({ moreTimeError: msg.code });
         return;
       }
-      if (typeof msg.code === "string" && msg.code.startsWith("chat_")) {
+      if (typeof msg.code === "string" && (msg.code.startsWith("chat_") || ["name_taken", "invalid_name"].includes(msg.code))) {
         update({ chatError: msg.code });
         return;
       }
@@ -215,6 +216,12 @@ export function sendMoreTime() {
 export function sendChat(text) {
   update({ chatError: null });
   return send({ type: "chat", text });
+}
+
+/** A spectator asks for a name (the server answers a new `viewer`, or an error). */
+export function sendSpectatorName(name) {
+  update({ chatError: null });
+  return send({ type: "spectator_name", name });
 }
 
 /** A player shows or hides the spectators' channel (remembered on this device). */

@@ -34,6 +34,7 @@ export const state = {
   chatLast: 0,
   chatError: null,
   chatShowSpectators: false,
+  viewerName: null, // a spectator's label, as the server gives it
   // -- timers and absent players (issue 8) --
   seatBack: null, // ms when this seat was given back to its person (the page says so a while)
 };

@@ -2,7 +2,7 @@
 touch): the bid panel shows the card and its power (the card is off screen above it); the turn's
 banner is whole, on two lines if need be; no
 keyboard hints on a touch screen; the waiting room says a 127.0.0.1 link works on this machine
-only and how to fix it; a spectator of a full table is offered no invite link; a bot shows its
+only and how to fix it; a spectator of a full table is offered no invite link and may take a name; a bot shows its
 level and an icon the page ships, not an emoji; the log names a seat chosen as the only option;
 the French "your turn" notification reads right; and the shuffle's proof hashes without
 WebCrypto (plain http on a home network), the same as WebCrypto."""
@@ -78,6 +78,14 @@ def test_what_a_newcomer_tripped_on(server: Server, new_page: NewPage) -> None:
     expect(watcher.locator("#waiting-spectator")).to_be_visible()
     expect(watcher.locator("#invite-link")).to_be_hidden()
     expect(watcher.locator("#watch-link")).to_be_visible()
+    # A spectator takes a name, marked as a spectator's; a player's name is refused.
+    named = watcher.locator("#spectator-name-form")
+    named.locator("input").fill("ANN")
+    named.get_by_role("button", name="Use this name").click()
+    expect(watcher.locator("#chat-error")).to_contain_text("looks like it")
+    named.locator("input").fill("Zoé")
+    named.get_by_role("button", name="Use this name").click()
+    expect(watcher.locator("#spectator-label")).to_have_text("You are Zoé (spectator).")
 
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#game-view")).to_be_visible()

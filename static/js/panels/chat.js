@@ -6,7 +6,7 @@
 import { h, $, fill, iso } from "../common.js";
 import { t } from "../i18n.js";
 import { state, subscribe, update, mySeat } from "../store.js";
-import { sendChat, showSpectatorsChat } from "../socket.js";
+import { sendChat, sendSpectatorName, showSpectatorsChat } from "../socket.js";
 
 const MAX_CHARS = 300;
 
@@ -74,6 +74,8 @@ function render() {
   place();
   const spectator = mySeat() === null;
   $("#chat-show-wrap").hidden = spectator;
+  $("#spectator-name-form").hidden = !spectator;
+  $("#spectator-label").textContent = state.viewerName ? t("chat.you_are", { name: state.viewerName }) : "";
   $("#chat-show-spectators").checked = state.chatShowSpectators;
   $("#chat-spectators-box").hidden = true;
   renderList($("#chat-players"), visibleLines(), "chat.empty");
@@ -116,8 +118,13 @@ export function mount() {
     if (sendChat(text.slice(0, MAX_CHARS))) input.value = "";
     else update({ chatError: "chat_offline" });
   });
+  $("#spectator-name-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("#spectator-name").value.trim();
+    if (name && !sendSpectatorName(name)) update({ chatError: "chat_offline" });
+  });
   $("#chat-show-spectators").addEventListener("change", (ev) => showSpectatorsChat(ev.target.checked));
   subscribe((changed) => {
-    if (changed.size === 0 || ["chat", "chatError", "chatShowSpectators", "page", "hello", "table"].some((k) => changed.has(k))) render();
+    if (changed.size === 0 || ["chat", "chatError", "chatShowSpectators", "viewerName", "page", "hello", "table"].some((k) => changed.has(k))) render();
   });
 }

@@ -68,10 +68,12 @@ class CreateTable(BaseModel):
         description="how long a seat's player may be disconnected before another seated person "
         "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
     )
-    pace: Literal["normal", "relaxed"] = Field(
+    pace: Literal["normal", "relaxed", "slow"] = Field(
         "normal",
         description='"relaxed": a time limit left out is the default times `RELAXED_FACTOR` '
-        "(10: 7 min 30 s to bid, 10 min for a power) instead of the default",
+        '(10: 7 min 30 s to bid, 10 min for a power) instead of the default. "slow" (play over '
+        "days): every limit left out is `SLOW_DECISION_HOURS` (24 h), and the grace period, "
+        "left out, two such limits",
     )
 
 

@@ -58,14 +58,19 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
     tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
     # Issue 18: a time limit left out is the server's default; `null` is none.
     settings = lobby.hub.settings
-    limits = settings.relaxed_limits() if body.pace == "relaxed" else settings.default_limits()
+    paces = {"relaxed": settings.relaxed_limits, "slow": settings.slow_limits}
+    limits = paces.get(body.pace, settings.default_limits)()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
+    grace = body.grace_seconds
+    if body.pace == "slow" and grace is None:
+        # Away for two limits in a row, not 30 s: at a slow table people come and go.
+        grace = 2 * max(s or 0 for s in limits.values()) or None
     return await lobby.create_table(
         seats=body.seats,
         public=body.public,
         turn_seconds=limits["turn_seconds"],
         choose_seconds=limits["choose_seconds"],
-        grace_seconds=body.grace_seconds,
+        grace_seconds=grace,
         address=client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies)),
     )
 

@@ -262,9 +262,10 @@ $("#create-form").addEventListener("submit", async (ev) => {
     body.turn_seconds = seconds > 0 ? seconds : null;
     const chooseSeconds = Number($("#choose-timer").value); // issue 8: time for power decisions
     body.choose_seconds = chooseSeconds > 0 ? chooseSeconds : null;
-    if ($("#relaxed").checked) {
-      // Relaxed: the server's limits times ten, whatever the two lists say.
-      body.pace = "relaxed";
+    if ($("#relaxed").checked || $("#slow").checked) {
+      // Relaxed: the server's limits times ten; slow: a day per decision (the server's
+      // SLOW_DECISION_HOURS); either whatever the two lists say.
+      body.pace = $("#slow").checked ? "slow" : "relaxed";
       delete body.turn_seconds;
       delete body.choose_seconds;
     }

@@ -58,6 +58,7 @@ export default {
   "time.more_left": { one: "Ask for {s} more seconds ({n} time left)", other: "Ask for {s} more seconds ({n} times left)" },
   "notice.time_added": "{name} asked for {seconds} more seconds.",
   "lobby.relaxed": "Relaxed: 10 times more time for everything",
+  "lobby.slow": "Slow, over days: a day for each decision",
   "rules.link": "Rules",
   "rules.title": "How to play Fist of Dragonstones",
   "rules.page_title": "Rules — Dragonstones Online",

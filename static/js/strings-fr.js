@@ -59,6 +59,7 @@ export default {
   "time.more_left": { one: "Demander {s} secondes de plus (encore {n} fois)", other: "Demander {s} secondes de plus (encore {n} fois)" },
   "notice.time_added": "{name} a demandé {seconds} secondes de plus.",
   "lobby.relaxed": "Sans presse : 10 fois plus de temps pour tout",
+  "lobby.slow": "Lente, sur plusieurs jours : un jour pour chaque décision",
   "rules.link": "Règles",
   "rules.title": "Comment jouer — Aux pierres du dragon",
   "rules.page_title": "Règles — Dragonstones Online",

@@ -7,7 +7,7 @@ import { t, getLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { startLearning } from "./learn.js";
 import { setupQueue, renderQueue } from "./queue.js";
-import { syncLobbyName } from "./players.js";
+import { syncLobbyName, refreshAwaiting } from "./players.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -300,5 +300,6 @@ setupLanguageSwitch(rerender);
 rerender();
 refresh();
 loadMyTables();
-syncLobbyName(); // the name kept with this browser's player (static/js/players.js)
+// The name kept with this browser's player, and how many games wait for them (static/js/players.js).
+syncLobbyName().then(refreshAwaiting);
 window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);

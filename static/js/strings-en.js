@@ -383,6 +383,7 @@ export default {
   "me.turn": "turn {turn}",
   "me.your_move": "your move",
   "me.your_move_until": "your move, until {time}",
+  "me.awaiting": { one: "{n} game waits for you", other: "{n} games wait for you" },
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "My leagues",
   "league.name": "League name",

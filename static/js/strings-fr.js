@@ -384,6 +384,7 @@ export default {
   "me.turn": "tour {turn}",
   "me.your_move": "à vous de jouer",
   "me.your_move_until": "à vous de jouer, jusqu’à {time}",
+  "me.awaiting": { one: "{n} partie vous attend", other: "{n} parties vous attendent" },
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "Mes ligues",
   "league.name": "Nom de la ligue",

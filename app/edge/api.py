@@ -247,6 +247,26 @@ def _page(request: Request, name: str) -> FileResponse:
     return FileResponse(path, media_type="text/html")
 
 
+# The installable app (a PWA): its manifest and its service worker, served from the site's root so
+# that the worker's scope is every page (under /static/ it would only control /static/).
+SHELL_FILES = {
+    "manifest.webmanifest": "application/manifest+json",
+    "sw.js": "text/javascript",
+}
+
+
+@pages.get("/manifest.webmanifest")
+@pages.get("/sw.js")
+async def app_shell(request: Request) -> FileResponse:
+    name = request.url.path.lstrip("/")
+    static_dir: Path = request.app.state.settings.static_dir
+    path = static_dir / name
+    if not path.is_file():
+        raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
+    # Looked at on every load: a new version is found (and then taken on the next load).
+    return FileResponse(path, media_type=SHELL_FILES[name], headers={"Cache-Control": "no-cache"})
+
+
 @pages.get("/static/README.md")
 async def client_readme() -> None:
     """The client's notes for contributors are in the repository, not on the site."""

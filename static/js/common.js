@@ -82,6 +82,8 @@ export function tableTitle(table, id) {
 
 /** "15 s", "2 min". */
 export function formatSeconds(s) {
+  // A slow table's limits are hours ("24 h", not "1440 min"); "h" reads the same in French.
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
   return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
 }
 

@@ -159,7 +159,10 @@ function renderTurn() {
 
 function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  const ss = String(total % 60).padStart(2, "0");
+  // A slow table's decision waits a day or more: hours, not 1440 minutes.
+  if (total >= 3600) return `${Math.floor(total / 3600)}:${String(Math.floor(total / 60) % 60).padStart(2, "0")}:${ss}`;
+  return `${Math.floor(total / 60)}:${ss}`;
 }
 
 function tickCountdown() {

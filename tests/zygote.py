@@ -161,13 +161,14 @@ class _Helper:
         return proc
 
     def spawn(
-        self, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path
+        self, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path, program: str
     ) -> ForkedServer | None:
         proc = self._start()  # under self.lock, taken by spawn()
         if proc is None:
             return None
         assert proc.stdin is not None and proc.stdout is not None
         request = {"argv": argv, "env": env, "cwd": str(cwd), "log": str(log_path)}
+        request["program"] = program
         proc.stdin.write(json.dumps(request).encode() + b"\n")
         proc.stdin.flush()
         answer = json.loads(proc.stdout.readline() or b"{}")
@@ -208,23 +209,45 @@ def _subreaper(on: bool) -> bool:
     return prctl is not None and prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
 
 
-def spawn(argv: list[str], env: dict[str, str], cwd: Path, log_path: Path) -> Any:
-    """Start `dragonstones <argv>` (argv without the program name) with exactly `env`, in `cwd`,
-    stdout and stderr appended to `log_path`: a warm fork where possible, else a fresh process.
-    Returns a `ForkedServer` or a `subprocess.Popen`; both are waited for by this process."""
+def spawn(
+    argv: list[str], env: dict[str, str], cwd: Path, log_path: Path, program: str = "dragonstones"
+) -> Any:
+    """Start `dragonstones <argv>` (argv without the program name; or `alembic <argv>`) with
+    exactly `env`, in `cwd`, stdout and stderr appended to `log_path`: a warm fork where possible,
+    else a fresh process. Returns a `ForkedServer` or a `subprocess.Popen`; both are waited for
+    by this process."""
     with _helper.lock:
         if _subreaper(True):
             try:
-                forked = _helper.spawn(argv, env, cwd, log_path)
+                forked = _helper.spawn(argv, env, cwd, log_path, program)
             finally:
                 _subreaper(False)  # the server is this process's child now: it stays so
             if forked is not None:
                 return forked
+    main = {"dragonstones": ["-c", "import sys; from app.cli import main; sys.exit(main())"]}
+    main["alembic"] = ["-m", "alembic"]
     with log_path.open("ab") as log:  # the child keeps its own copy of the descriptor
         return subprocess.Popen(
-            [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())", *argv],
+            [sys.executable, *main[program], *argv],
             cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
+
+
+def run(
+    argv: list[str], env: dict[str, str], cwd: Path, log_path: Path, program: str = "dragonstones"
+) -> tuple[int, str]:
+    """Run `dragonstones <argv>` (or `alembic <argv>`) to its end as `spawn` starts it (a process of its own, with
+    exactly `env`, in `cwd`, warm where possible): its exit code and its output (stdout and
+    stderr). Fails after two minutes, as the tests' `subprocess.run(..., timeout=120)` did."""
+    log_path.write_bytes(b"")
+    proc = spawn(argv, env, cwd, log_path, program)
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return code, log_path.read_text(encoding="utf-8", errors="replace")
 
 
 def close() -> None:
@@ -255,7 +278,8 @@ def _serve_child(request: dict[str, Any]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
-        sys.argv = ["dragonstones", *request["argv"]]
+        program = request.get("program", "dragonstones")
+        sys.argv = [program, *request["argv"]]
         # The signal dispositions of a fresh interpreter: Python ignores SIGPIPE and SIGXFSZ
         # (a write to a closed socket raises instead of killing the process).
         for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -263,10 +287,15 @@ def _serve_child(request: dict[str, Any]) -> None:
         for sig in (signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(sig, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        from alembic.config import main as alembic_main
+
         from app.cli import main
 
         try:
-            code = main(request["argv"]) or 0
+            if program == "alembic":  # `python -m alembic`: its command line, e.g. with -c
+                code = alembic_main(request["argv"], prog="alembic") or 0  # type: ignore[func-returns-value]
+            else:
+                code = main(request["argv"]) or 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:

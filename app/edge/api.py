@@ -34,7 +34,7 @@ from app.core.schemas import (
 from app.edge.deps import ListingDep, LobbyDep, ReadsDep, Token
 from app.edge.ratelimit import client_address, parse_proxies
 from app.edge.replay_cache import published, respond
-from app.lobby import rematch
+from app.lobby import rematch, tutorial
 from app.store.lobby_ports import ReadModel
 from app.store.records import as_utc
 
@@ -73,6 +73,15 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
         grace_seconds=grace,
         address=client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies)),
     )
+
+
+@api.post("/learn", status_code=201, response_model=JoinOut, tags=["lobby"])
+async def learn(request: Request, body: JoinTable, lobby: LobbyDep) -> JoinOut:
+    """Learn to play: a private table without time limits where `name` plays the tutorial's
+    fixed deal against two easy bots, already started. Counted like a table this address
+    opened (`429 too_many_tables`)."""
+    address = client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies))
+    return await tutorial.start(lobby, name=body.name, address=address)
 
 
 @api.get("/tables", response_model=list[TableOut], tags=["lobby"])

@@ -281,8 +281,11 @@ class Lobby:
                 await tx.update_table(table_id, **given)
             return await self._changed(room)
 
-    async def start(self, *, table_id: str, token: str | None, seed: int | None = None) -> TableOut:
-        """Deal the game (`seed`: for tests only, app.core.seeds) once every seat is taken."""
+    async def start(
+        self, *, table_id: str, token: str | None, seed: int | None = None, deal: int | None = None
+    ) -> TableOut:
+        """Deal the game once every seat is taken (`seed`: for tests only, app.core.seeds;
+        `deal`: a seed the server itself chose to make known, the tutorial's)."""
         test_seed = self.settings.test_seed
         seeds.refuse_unless_testing(test_seed, seed)
         async with self.hub.hold(table_id) as room:
@@ -295,10 +298,14 @@ class Lobby:
                     raise ServiceError(
                         Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
                     )
-                if test_seed is None:
+                if deal is not None:
+                    seed = deal
+                elif test_seed is None:
                     seed = new_seed()
                 else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
                     seed = seeds.game_seed(test_seed, await tx.games_count(), seed)
+                if deal is not None or test_seed is not None:
+                    # A known deal: its bots play it the same way every time.
                     for s in seats:
                         if s.bot:
                             s.bot_seed = str(seeds.bot_seed(seed, s.seat))

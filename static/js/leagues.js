@@ -9,6 +9,13 @@ function message(text) {
   $("#league-message").textContent = text;
 }
 
+// Why joining failed, said again in another language (the link is not tried a second time).
+let joinError = null;
+
+export function joinText() {
+  return joinError ? errorText(joinError) : "";
+}
+
 function errorText(e) {
   if (!(e instanceof ApiError)) return String(e.message || e);
   const key = `league.${e.code}`;
@@ -79,6 +86,7 @@ export async function joinLeague() {
     const league = await api("POST", "/api/me/leagues", { body: { code } });
     window.location.replace(`/leagues/${encodeURIComponent(league.id)}`);
   } catch (e) {
+    joinError = e;
     message(errorText(e));
   }
 }

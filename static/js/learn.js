@@ -1,6 +1,6 @@
 // "Learn to play": a real table (the real engine and server) for the newcomer and two easy bots,
-// without time limits, started at once; the table page then shows a hint at each step
-// (panels/hints.js) until the game ends. The table is remembered like any other: leave it and come
+// without time limits, dealt the tutorial's fixed game (app/lobby/tutorial.py), started at once;
+// the table page then shows a hint at each step (panels/hints.js) until the game ends. The table is remembered like any other: leave it and come
 // back from "Your tables" to resume.
 
 import { api, saveSeat } from "./common.js";
@@ -25,18 +25,13 @@ export function stopLearning(tableId) {
   }
 }
 
-/** Open the table, sit, add the bots, start, and go there. */
+/** The server opens the tutorial's table (its fixed deal, two easy bots, started); go there. */
 export async function startLearning(name) {
-  const table = await api("POST", "/api/tables", {
-    body: { seats: 3, public: false, turn_seconds: null, choose_seconds: null },
-  });
-  const id = encodeURIComponent(table.id);
-  const seat = await api("POST", `/api/tables/${id}/join`, { body: { name } });
-  saveSeat(table.id, { seat: seat.seat, token: seat.token, name });
-  await api("POST", `/api/tables/${id}/bots`, { body: { count: 2, kind: "random" }, token: seat.token });
-  await api("POST", `/api/tables/${id}/start`, { token: seat.token });
+  const seat = await api("POST", "/api/learn", { body: { name } });
+  const id = encodeURIComponent(seat.table_id);
+  saveSeat(seat.table_id, { seat: seat.seat, token: seat.token, name });
   try {
-    window.localStorage.setItem(KEY + table.id, "1");
+    window.localStorage.setItem(KEY + seat.table_id, "1");
   } catch {
     /* storage disabled: the game is played without hints */
   }

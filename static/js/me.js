@@ -3,12 +3,17 @@
 
 import { $, h, fill, api, ApiError, saveName, setupLanguageSwitch } from "./common.js";
 import { t, getLang } from "./i18n.js";
-import { joinLeague, leaguePage, myLeagues } from "./leagues.js";
+import { joinLeague, joinText, leaguePage, myLeagues } from "./leagues.js";
 import { showAwaiting } from "./players.js";
 
 const path = window.location.pathname;
 let me = null;
 let before = null;
+// The claim's answer, said again in another language (the code is spent: no second try).
+let claimText = () => "";
+let claimMade = null;
+// The page as it is drawn now, drawn again when the language changes.
+let render = () => {};
 
 function show(id) {
   $("#" + id).hidden = false;
@@ -105,11 +110,12 @@ async function claim() {
   try {
     const out = await api("POST", "/api/claims", { body: { code } });
     if (out.name) saveName(out.name);
-    $("#claim-result").textContent = t("me.claimed", { name: out.name || t("me.no_name") });
+    claimText = () => t("me.claimed", { name: out.name || t("me.no_name") });
   } catch (e) {
     const key = e instanceof ApiError ? `me.${e.code}` : "";
-    $("#claim-result").textContent = e instanceof ApiError && t(key) !== key ? t(key) : String(e.message || e);
+    claimText = () => (e instanceof ApiError && t(key) !== key ? t(key) : String(e.message || e));
   }
+  $("#claim-result").textContent = claimText();
 }
 
 async function publicPage(id) {
@@ -137,13 +143,20 @@ $("#rename-form").addEventListener("submit", async (event) => {
   }
 });
 
-$("#claim-button").addEventListener("click", async () => {
-  const out = await api("POST", "/api/me/claims");
+/** The one-time link last made here, said again in another language. */
+function claimBox() {
+  const out = claimMade;
+  if (!out) return;
   $("#claim-link").value = new URL(out.path, window.location.origin).href;
   $("#claim-qr").src = "data:image/svg+xml;base64," + btoa(out.qr_svg);
   $("#claim-qr").alt = t("me.qr");
   $("#claim-expiry").textContent = t("me.claim_expiry", { time: new Date(out.expires_at).toLocaleTimeString(getLang()) });
   $("#claim-box").hidden = false;
+}
+
+$("#claim-button").addEventListener("click", async () => {
+  claimMade = await api("POST", "/api/me/claims");
+  claimBox();
 });
 
 $("#signout-button").addEventListener("click", async () => {
@@ -158,9 +171,7 @@ $("#signout-all-button").addEventListener("click", async () => {
 
 $("#more-games").addEventListener("click", () => loadGames(true));
 
-setupLanguageSwitch(() => {
-  if (path === "/me") profile();
-});
+setupLanguageSwitch(() => render());
 
 /** A league's pages need this browser's player (made on a first visit). */
 async function currentThen(fn) {
@@ -173,8 +184,26 @@ window.addEventListener("hashchange", () => {
   if (window.location.pathname === "/me/claim" && window.location.hash.length > 1) claim();
 });
 
+const leagueId = decodeURIComponent(path.slice("/leagues/".length));
+const playerId = decodeURIComponent(path.slice("/players/".length));
+if (path === "/me/claim") {
+  render = () => ($("#claim-result").textContent = claimText());
+} else if (path === "/leagues/join") {
+  render = () => {
+    $("#league-title").textContent = t("league.title");
+    $("#league-message").textContent = joinText();
+  };
+} else if (path.startsWith("/leagues/")) {
+  render = () => currentThen(() => leaguePage(leagueId, (g) => finishedItem(g, me && me.id)));
+} else if (path.startsWith("/players/")) {
+  render = () => publicPage(playerId);
+} else {
+  render = () => {
+    claimBox();
+    return profile();
+  };
+}
+
 if (path === "/me/claim") claim();
 else if (path === "/leagues/join") currentThen(joinLeague);
-else if (path.startsWith("/leagues/")) currentThen(() => leaguePage(decodeURIComponent(path.slice("/leagues/".length)), (g) => finishedItem(g, me && me.id)));
-else if (path.startsWith("/players/")) publicPage(decodeURIComponent(path.slice("/players/".length)));
-else profile();
+else render();

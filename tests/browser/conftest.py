@@ -123,8 +123,11 @@ class Server:
 @pytest.fixture
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
     """A fresh server with its own temporary SQLite database, for one test. A test marked
-    `@pytest.mark.game_seed(n)` has its games dealt from TEST_SEED=n (tests/deals.py)."""
+    `@pytest.mark.game_seed(n)` has its games dealt from TEST_SEED=n (tests/deals.py); one marked
+    `@pytest.mark.server_env(NAME="value", ...)` gets these settings from the start (rather than
+    stopping the server and starting it again with them)."""
     seed = request.node.get_closest_marker("game_seed")
+    settings = request.node.get_closest_marker("server_env")
     with tempfile.TemporaryDirectory(prefix="dragonstones-browser-") as tmp:
         workdir = Path(tmp)
         db = workdir / "game.sqlite3"
@@ -158,6 +161,8 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         }
         if seed is not None:
             srv.env["TEST_SEED"] = str(seed.args[0])
+        if settings is not None:
+            srv.env.update({name: str(value) for name, value in settings.kwargs.items()})
         try:
             srv.start()
             yield srv

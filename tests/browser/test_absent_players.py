@@ -156,7 +156,7 @@ def test_an_absent_players_seat_is_handed_to_a_bot_and_taken_back(
     expect(button).to_be_visible(timeout=10_000)
     alice.screenshot(path=str(artifacts / "hand-to-bot.png"), animations="disabled")
     button.click()
-    expect(seat.locator(".seat-standin")).to_have_text("🤖 bot playing for Bob")
+    expect(seat.locator(".seat-standin")).to_have_text("bot playing for Bob")
     expect(alice.locator("#log li[data-notice=stand_in]")).to_have_text(
         "Alice handed Bob’s seat to a bot: a bot plays for Bob until they come back."
     )

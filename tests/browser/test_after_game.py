@@ -24,13 +24,11 @@ COINS = ["fairy_gold", "common_gold", "silver", "amulets", "black_magic"]
 
 
 @pytest.mark.game_seed(5)
+# A small budget, at the server's priority: the analysis of the whole game takes seconds.
+@pytest.mark.server_env(ANALYSIS_WORLDS="2", ANALYSIS_NICE="0")
 def test_the_replay_opens_every_screen_and_shows_the_analysis(
     server: Server, new_page: NewPage
 ) -> None:
-    # A small budget, at the server's priority: the analysis of the whole game takes seconds.
-    server.stop()
-    server.env.update({"ANALYSIS_WORLDS": "2", "ANALYSIS_NICE": "0"})
-    server.start()
     page = new_page("alice")
     table_id = start_with_bots(page, server, "Alice")
     game_id = json.loads(page.request.get(f"{server.url}/api/tables/{table_id}").text())["game_id"]

@@ -136,7 +136,7 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
     waited = time.monotonic() - closed_at
     assert DEFAULT_GRACE - 2 <= waited <= DEFAULT_GRACE + SLACK, waited
     expect(alice.locator(f"#seats [data-stand-in='{bob_seat}']")).to_have_text(
-        "🤖 bot playing for Bob"
+        "bot playing for Bob"
     )
     expect(away).to_have_count(0)
     # The game moves on: the bot bids for him, turn 2 comes (the clock never had to).

@@ -29,13 +29,11 @@ WANTED = {
 }
 
 
+# A small budget per decision, so that the game is quick (the default is 0.3 s).
+@pytest.mark.server_env(HARD_BOT_SECONDS="0.02")
 def test_the_host_adds_a_hard_bot_and_plays_a_game_against_it(
     server: Server, new_page: NewPage
 ) -> None:
-    # A small budget per decision, so that the game is quick (the default is 0.3 s).
-    server.stop()
-    server.env["HARD_BOT_SECONDS"] = "0.02"
-    server.start()
     page = new_page("alice")
     create_table(page, server, "Alice")
     kinds = page.locator("#bot-kind option")

@@ -13,10 +13,8 @@ pytestmark = pytest.mark.browser
 PUBLIC = "https://dragons.example.org"
 
 
+@pytest.mark.server_env(PUBLIC_URL=PUBLIC + "/")  # a trailing slash is forgiven
 def test_invite_links_use_public_url(server: Server, new_page: NewPage) -> None:
-    server.stop()
-    server.env["PUBLIC_URL"] = PUBLIC + "/"  # a trailing slash is forgiven
-    server.start()
     alice = new_page("alice")
     alice.goto(server.url + "/")
     alice.get_by_label("Your name").fill("Alice")

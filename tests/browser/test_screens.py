@@ -79,6 +79,9 @@ def test_screenshots_of_the_table_a_decision_the_end_and_the_replay(
             is_mobile=device == "phone",
             locale="fr-FR" if lang == "fr" else "en-GB",
         )
+        # The same person on four devices: signed in as the host's player (as a one-time link
+        # would), holding the host's seat.
+        page.context.add_cookies(host.context.cookies())  # type: ignore[arg-type]
         page.goto(server.url + "/")
         page.evaluate(
             "([k, v]) => window.localStorage.setItem(k, v)",

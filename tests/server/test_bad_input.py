@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +25,9 @@ from tests.server.harness import (
     start,
 )
 
+# How far the other game plays on after the bad input: several of its person's actions, not to
+# its end (hundreds of versions more, seconds of a person's think time, checking nothing new).
+MORE_VERSIONS = 30
 # The production limits (the shared test servers raise the rate for machine-speed players).
 LIMITS = {"RATE_PER_SECOND": "20", "RATE_BURST": "40", "MAX_MESSAGE_BYTES": "8192"}
 
@@ -101,7 +105,9 @@ def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
 
 
 async def _bot_game(server: ServerProcess, http: httpx.AsyncClient) -> SeatClient:
-    table_id = await create_table(http, 4)
+    """A person and three bots playing: the game that must play on. Left unfinished on the
+    module's server, so unlisted and untimed: it changes no list and no stand-in wakes up."""
+    table_id = await create_table(http, 4, public=False, timed=False)
     person = await join(http, table_id, "Busy")
     await add_bots(http, person, 3, "random")
     client = SeatClient(server.ws, table_id, person.token, person.seat, bot_strategy("random", 5))
@@ -109,6 +115,32 @@ async def _bot_game(server: ServerProcess, http: httpx.AsyncClient) -> SeatClien
     await client.connect()
     await start(http, person)
     return client
+
+
+async def _play_on(client: SeatClient, after: asyncio.Event, timeout: float = 120.0) -> int:
+    """Play the seat as `play_until_over` does until, once `after` is set (the bad input is
+    over), the game has moved MORE_VERSIONS on with an action of this seat's answered among
+    them, or ended: the other game plays on. Returns the version it was at when `after` was set."""
+    deadline = time.monotonic() + timeout
+    since: int | None = None
+    await client.maybe_act()
+    while True:
+        if since is None and after.is_set():
+            since = client.version or 0
+        moved_on = since is not None and (
+            client.over
+            or (
+                (client.version or 0) >= since + MORE_VERSIONS
+                and any(v > since for v in client.acks.values())
+            )
+        )
+        if moved_on and client.pending is None and since is not None:
+            return since
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"seat {client.seat}: stuck at version {client.version}")
+        await client.recv(timeout=left)
+        await client.maybe_act()
 
 
 async def _started_table(http: httpx.AsyncClient) -> tuple[str, list[Seat]]:
@@ -126,7 +158,8 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(
     server = limited_server
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         other_game = await _bot_game(server, http)
-        playing = asyncio.create_task(other_game.play_until_over(120))
+        bad_input_over = asyncio.Event()
+        playing = asyncio.create_task(_play_on(other_game, bad_input_over))
 
         table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
@@ -155,8 +188,9 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(
         refused = await watcher.wait_for(lambda m: m.get("action_id") == "w1")
         assert refused["code"] == "spectator", refused
 
-        await playing
-        assert other_game.over
+        bad_input_over.set()
+        since = await playing
+        assert other_game.over or (other_game.version or 0) >= since + MORE_VERSIONS
         for client in (ann, watcher, other_game):
             await client.close()
 
@@ -194,7 +228,8 @@ async def test_a_flood_closes_the_socket_with_1008_and_others_play_on(
     server = limited_server
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         other_game = await _bot_game(server, http)
-        playing = asyncio.create_task(other_game.play_until_over(120))
+        bad_input_over = asyncio.Event()
+        playing = asyncio.create_task(_play_on(other_game, bad_input_over))
         table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         await ann.connect()
@@ -214,8 +249,9 @@ async def test_a_flood_closes_the_socket_with_1008_and_others_play_on(
         assert pongs + len(ann.errors) + len(acks) <= 60
         # At most the one bid was applied: the flood changed nothing else.
         assert len(acks) <= 1
-        await playing
-        assert other_game.over
+        bad_input_over.set()
+        since = await playing
+        assert other_game.over or (other_game.version or 0) >= since + MORE_VERSIONS
         # A fresh socket for the same seat works.
         again = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         await again.connect()

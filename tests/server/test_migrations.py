@@ -4,8 +4,6 @@ any working directory; the migrated schema matches the models."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ from app.core.config import Settings
 from app.store import player_rows
 from app.store.db import make_engine
 from app.store.models import Base
+from tests import zygote
 from tests.server.harness import REPO, Database, db_rows
 
 TABLES = {"tables", "seats", "games", "actions"}
@@ -28,13 +27,18 @@ TABLES |= {"ratings", "leagues", "league_members"}
 assert player_rows.PlayerRow.metadata is Base.metadata  # the drift check sees those rows too
 
 
-def run(args: list[str], db: Database, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, **db.env(), "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        args, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return done
+def run(program: str, argv: list[str], env: dict[str, str], cwd: Path, log: Path) -> str:
+    """`<program> <argv>` in a process of its own, warm-started (tests/zygote.py) as a server
+    is: `dragonstones` runs `app.cli.main` and `alembic` runs `python -m alembic`; its output."""
+    env = {**env, "PYTHONPATH": str(REPO)}
+    code, output = zygote.run(argv, env, cwd, log, program)
+    assert code == 0, output
+    return output
+
+
+def dragonstones(argv: list[str], env: dict[str, str], cwd: Path) -> str:
+    """From `cwd`, a folder of the test's own (the log goes next to it)."""
+    return run("dragonstones", argv, env, cwd, cwd.parent / "dragonstones.log")
 
 
 async def tables(db: Database) -> set[str]:
@@ -61,27 +65,27 @@ async def schema_drift(db: Database) -> list[Any]:
 
 
 async def test_alembic_upgrade_and_downgrade(database: Database, tmp_path: Path) -> None:
-    alembic = [sys.executable, "-m", "alembic", "-c", str(REPO / "app" / "alembic.ini")]
-    run([*alembic, "upgrade", "head"], database, REPO)
+    env = {**os.environ, **database.env()}
+    alembic = ["-c", str(REPO / "app" / "alembic.ini")]
+    run("alembic", [*alembic, "upgrade", "head"], env, REPO, tmp_path / "alembic.log")
     assert await tables(database) == TABLES
     assert await schema_drift(database) == []
-    run([*alembic, "downgrade", "base"], database, REPO)
+    run("alembic", [*alembic, "downgrade", "base"], env, REPO, tmp_path / "alembic.log")
     assert await tables(database) == set()
     # Again, through the command line tool, from another working directory.
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    cli = [sys.executable, "-m", "app.cli", "db"]
-    run([*cli, "upgrade"], database, elsewhere)
+    dragonstones(["db", "upgrade"], env, elsewhere)
     assert await tables(database) == TABLES
-    assert "(head)" in run([*cli, "current"], database, elsewhere).stdout
+    assert "(head)" in dragonstones(["db", "current"], env, elsewhere)
     # Step by step down and up again.
-    run([*cli, "downgrade", "0001"], database, elsewhere)
-    assert "0001" in run([*cli, "current"], database, elsewhere).stdout
-    run([*cli, "upgrade"], database, elsewhere)
+    dragonstones(["db", "downgrade", "0001"], env, elsewhere)
+    assert "0001" in dragonstones(["db", "current"], env, elsewhere)
+    dragonstones(["db", "upgrade"], env, elsewhere)
     assert await schema_drift(database) == []
-    run([*cli, "downgrade"], database, elsewhere)
+    dragonstones(["db", "downgrade"], env, elsewhere)
     assert await tables(database) == set()
-    run([*cli, "upgrade", "head"], database, elsewhere)
+    dragonstones(["db", "upgrade", "head"], env, elsewhere)
     assert await tables(database) == TABLES
     if database.path is not None:
         assert not (elsewhere / "dragonstones.sqlite3").exists()
@@ -89,15 +93,7 @@ async def test_alembic_upgrade_and_downgrade(database: Database, tmp_path: Path)
 
 def test_default_database_is_a_sqlite_file_in_the_working_directory(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_SCHEMA")}
-    env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "db", "upgrade"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "dragonstones.sqlite3").is_file()
+    workdir = tmp_path / "workdir"
+    workdir.mkdir()
+    dragonstones(["db", "upgrade"], env, workdir)
+    assert (workdir / "dragonstones.sqlite3").is_file()

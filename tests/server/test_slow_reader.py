@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -29,6 +30,20 @@ from tests.server.harness import (
 
 # Runs alone, after the parallel tests (scripts/test.sh): the slow-reader guard is a timer: a loaded machine would blur it.
 pytestmark = pytest.mark.serial
+
+# Versions the game is followed for once the slow sockets are dealt with (a 6-seat game of zero
+# bids goes on for a thousand more, which would check nothing new).
+MORE_VERSIONS = 100
+
+
+async def stop_playing(play: asyncio.Task[None]) -> None:
+    """The scripted player's part is done: it failed (raised here) or plays on (stopped)."""
+    if play.done():
+        play.result()
+        return
+    play.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await play
 
 
 def open_never_reading(port: int, table_id: str) -> socket.socket:
@@ -97,18 +112,28 @@ async def test_a_client_that_never_reads_is_closed_and_the_others_lose_nothing(
         await player.connect()
         began = time.monotonic()
         play = asyncio.create_task(player.play_until_over(timeout=120))
-        # The honest spectator reads all the time, as a browser does.
+        # The honest spectator reads all the time, as a browser does, until the game has gone
+        # MORE_VERSIONS past the moment the never-reading sockets were all closed (or ended).
+        until: list[int] = []
         watch = asyncio.create_task(
             honest.wait_for(
-                lambda m: m["type"] == "state" and m["view"]["winner"] is not None, timeout=120
+                lambda m: (
+                    m["type"] == "state"
+                    and (
+                        m["view"]["winner"] is not None
+                        or (bool(until) and m["version"] >= until[0])
+                    )
+                ),
+                timeout=120,
             )
         )
         ports = [s.getsockname()[1] for s in slow]
         while any(server_end_established(server.port, p) for p in ports):
             assert time.monotonic() - began < 30, "a never-reading socket is still open"
             await asyncio.sleep(0.2)
-        await play
+        until.append((player.version or 0) + MORE_VERSIONS)
         await watch
+        await stop_playing(play)
         for s in slow:
             s.close()
         await honest.close()
@@ -175,8 +200,17 @@ async def test_a_slow_but_honest_reader_gets_whole_frames_then_close_1013_and_re
             await again.connect(since=states[-1]["version"])
             state = await again.wait_for(lambda m: m["type"] == "state")
             assert (state["events_from"], state["resync"]) == (states[-1]["version"], False)
+            # And the game goes on (it would for hundreds of versions more).
+            further = state["version"] + MORE_VERSIONS
+            await again.wait_for(
+                lambda m: (
+                    m["type"] == "state"
+                    and (m["version"] >= further or m["view"]["winner"] is not None)
+                ),
+                timeout=120,
+            )
             await again.close()
-            await play
+            await stop_playing(play)
         finally:
             if not play.done():
                 play.cancel()

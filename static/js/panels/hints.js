@@ -20,6 +20,21 @@ function step() {
   return "wait";
 }
 
+const MINE = new Set(["bid_submitted", "tiebreak_submitted", "choice"]);
+
+/** What happened since this seat's last decision that the next hint should explain first (the
+ * bots answer at once, so a reveal or a point is over before a "wait" hint could show it). */
+function news() {
+  const me = mySeat();
+  let i = state.log.length - 1;
+  while (i >= 0 && !(MINE.has(state.log[i].type) && state.log[i].seat === me)) i -= 1;
+  if (i < 0) return "";
+  const since = state.log.slice(i + 1);
+  if (since.some((e) => e.type === "score")) return "score";
+  if (since.some((e) => e.type === "bids_revealed")) return "reveal";
+  return "";
+}
+
 function render() {
   const box = $("#learn-hint");
   if (!box) return;
@@ -29,11 +44,15 @@ function render() {
   const key = step();
   // Which decision or moment: the same hint for the next card is another step.
   box.dataset.step = `${promptKey(myPrompt()) || ""}|v${state.version}`;
-  if (box.dataset.hint === key && box.dataset.lang === document.documentElement.lang) return;
+  const acting = ["bid", "tiebreak", "choose"].includes(key) ? news() : "";
+  const lang = document.documentElement.lang;
+  if (box.dataset.hint === key && box.dataset.news === acting && box.dataset.lang === lang) return;
   box.dataset.hint = key;
-  box.dataset.lang = document.documentElement.lang;
+  box.dataset.news = acting;
+  box.dataset.lang = lang;
   const winner = state.view.winner;
   fill(box,
+    acting ? h("p", { class: "learn-news" }, t(`learn.${acting}`)) : null,
     h("p", { class: "learn-text" }, t(`learn.${key}`, { name: winner !== null && winner !== undefined ? nameOf(winner) : "" })),
     h("p", { class: "learn-actions" },
       key === "won" || key === "over" ? h("a", { class: "btn small", href: "/" }, t("learn.play_real")) : null,

@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, Response
 
 import engine
 from app.core.actions import shown
+from app.core.config import Settings
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -52,12 +53,10 @@ api = APIRouter(prefix="/api", responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
 
 
-@api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
-async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> TableOut:
-    """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
-    tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
+def table_limits(settings: Settings, body: CreateTable) -> dict[str, int | None]:
+    """The time-limit columns of a new table (`turn_seconds`, `choose_seconds`, `grace_seconds`),
+    from its pace and the limits the body names."""
     # Issue 18: a time limit left out is the server's default; `null` is none.
-    settings = lobby.hub.settings
     paces = {"relaxed": settings.relaxed_limits, "slow": settings.slow_limits}
     limits = paces.get(body.pace, settings.default_limits)()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
@@ -65,12 +64,20 @@ async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> 
     if body.pace == "slow" and grace is None:
         # Away for two limits in a row, not 30 s: at a slow table people come and go.
         grace = 2 * max(s or 0 for s in limits.values()) or None
+    return {**limits, "grace_seconds": grace}
+
+
+@api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
+async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> TableOut:
+    """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
+    tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
+    limits = table_limits(lobby.hub.settings, body)
     return await lobby.create_table(
         seats=body.seats,
         public=body.public,
         turn_seconds=limits["turn_seconds"],
         choose_seconds=limits["choose_seconds"],
-        grace_seconds=grace,
+        grace_seconds=limits["grace_seconds"],
         address=client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies)),
     )
 

@@ -173,7 +173,10 @@ function timedOut(e, n) {
 /** "0:30", "2:00": minutes and seconds. */
 export function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const ss = String(s % 60).padStart(2, "0");
+  // A slow table's grace is days: hours, not thousands of minutes.
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
+  return `${Math.floor(s / 60)}:${ss}`;
 }
 
 export function noticeSentence(notice, nameOf) {

@@ -20,7 +20,7 @@ class PlaySettings(BaseSettings):
         description="The kind of bot (`random`, `heuristic` or `hard`) that stands in for an "
         "absent person, and that the queue seats when the player asked for none.",
     )
-    # The hard bot (issue 19) thinks in a pool of worker processes, off the event loop.
+    # The hard bot thinks in a pool of worker processes, off the event loop.
     hard_bot_workers: int = Field(
         default=1,
         ge=1,

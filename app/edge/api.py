@@ -56,7 +56,7 @@ pages = APIRouter(include_in_schema=False)
 def table_limits(settings: Settings, body: CreateTable) -> dict[str, int | None]:
     """The time-limit columns of a new table (`turn_seconds`, `choose_seconds`, `grace_seconds`),
     from its pace and the limits the body names."""
-    # Issue 18: a time limit left out is the server's default; `null` is none.
+    # A time limit left out is the server's default; `null` is none.
     paces = {"relaxed": settings.relaxed_limits, "slow": settings.slow_limits}
     limits = paces.get(body.pace, settings.default_limits)()
     limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
@@ -162,7 +162,7 @@ async def start_table(
     return await lobby.start(table_id=table_id, token=token, seed=body.seed if body else None)
 
 
-# -- timers and absent players (issue 8) --
+# -- timers and absent players --
 
 
 @api.post("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
@@ -185,7 +185,7 @@ async def take_seat_back(
     return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
 
 
-# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+# -- hosts and rematch ------------------------------------------------------------
 
 
 @api.delete("/tables/{table_id}/seats/{seat}", response_model=TableOut, tags=["lobby"])

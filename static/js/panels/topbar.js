@@ -1,5 +1,5 @@
 // The top bar during a game: whose move it is, the countdown of a timed round, the connection
-// banner; and the "your turn" alerts (issue 18): the tab's title blinks while the page is hidden,
+// banner; and the "your turn" alerts: the tab's title blinks while the page is hidden,
 // an optional chime (off by default, remembered) and an opt-in browser notification while hidden;
 // none of them while the player has nothing to do. Time warnings are announced politely.
 

@@ -1,4 +1,4 @@
-"""Benchmark: do hard bots thinking at other tables slow down the people at a table (issue 19)?
+"""Benchmark: do hard bots thinking at other tables slow down the people at a table?
 
     .venv/bin/python bench/hard_bots.py [--bot-tables 10] [--seconds 30] [--budget 0.3]
         [--workers 1] [--database-url sqlite+aiosqlite:///...] [--json]

@@ -1,5 +1,5 @@
 """Benchmark: the server under load from machine-speed clients, against references measured in
-the same run (issue 12).
+the same run.
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
         [--pace SECONDS] [--handshakes TABLES]

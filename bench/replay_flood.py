@@ -13,7 +13,7 @@ how many times the server computed the replay (1: it is computed once and served
 `--reads production` keeps the production limit of costly reads (3 a second, burst 30), so part
 of the flood from one address is answered 429; `off` lifts it, so every request is served.
 `--cache-bytes 0` keeps no finished game in memory (REPLAY_CACHE_BYTES=0): each request of the
-flood computes the replay again, as before issue 20.
+flood computes the replay again, as before the cache existed.
 This was tests/server/test_published.py's timed test; the suite now asserts the computation count
 instead, and this prints the times. Traffic goes only to 127.0.0.1.
 """
@@ -49,7 +49,7 @@ from tests.server.harness import (  # noqa: E402
 )
 
 # Four threads asking for one URL, each up to 5 times a second (20/s in all: eight times the rate
-# issue 20 measured, when each request recomputed the replay), in the "on" windows only, until
+# measured when each request recomputed the replay), in the "on" windows only, until
 # interrupted; prints every status code. Paced so that the flooder itself does not take the CPU.
 FLOOD = """
 import signal, sys, threading, time, httpx

@@ -1,4 +1,4 @@
-"""Benchmark: what sockets cost the server, idle and never reading (issues 11 and 12).
+"""Benchmark: what sockets cost the server, idle and never reading.
 
     .venv/bin/python bench/sockets.py [--sockets 1000] [--database sqlite|postgres]
     .venv/bin/python bench/sockets.py --slow-readers [--sockets 1000] [--tables 10]

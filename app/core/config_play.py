@@ -20,7 +20,7 @@ class PlaySettings(BaseSettings):
         description="The kind of bot (`random`, `heuristic` or `hard`) that stands in for an "
         "absent person, and that the queue seats when the player asked for none.",
     )
-    # The hard bot (issue 19) thinks in a pool of worker processes, off the event loop.
+    # The hard bot thinks in a pool of worker processes, off the event loop.
     hard_bot_workers: int = Field(
         default=1,
         ge=1,
@@ -84,6 +84,16 @@ class PlaySettings(BaseSettings):
         description='A "relaxed" table\'s time limits are the defaults (`DEFAULT_TURN_SECONDS`, '
         "`DEFAULT_CHOOSE_SECONDS`) times this, capped at an hour.",
     )
+    # Play over days: a decision may wait while its player sleeps or works.
+    slow_decision_hours: int = Field(
+        default=24,
+        ge=1,
+        le=168,
+        description='A "slow" table\'s time limit for every decision (bids, tie-breaks and '
+        "powers), in hours: a seat that has not answered by then plays the default, and a "
+        "player away for two such limits gets a stand-in until they return (its grace "
+        "period is two limits). Usual choices: 12, 24 or 72.",
+    )
 
     test_seed: int | None = Field(
         default=None,
@@ -116,6 +126,11 @@ class PlaySettings(BaseSettings):
             key: min(3600, seconds * self.relaxed_factor) if seconds else None
             for key, seconds in self.default_limits().items()
         }
+
+    def slow_limits(self) -> dict[str, int | None]:
+        """The time-limit columns of a table whose host chose "slow" (play over days)."""
+        seconds = self.slow_decision_hours * 3600
+        return {"turn_seconds": seconds, "choose_seconds": seconds}
 
     def default_limits(self) -> dict[str, int | None]:
         """The time-limit columns of a new table whose creator chose none."""

@@ -49,7 +49,7 @@ class Code(StrEnum):
     FORBIDDEN = "forbidden"  # /metrics from an address outside METRICS_ALLOWED_NETWORKS
     HTTP_ERROR = "http_error"
     TOO_MANY_SOCKETS = "too_many_sockets"
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     GAME_OVER = "game_over"
     SEAT_ONLINE = "seat_online"
     TOO_EARLY = "too_early"
@@ -58,27 +58,27 @@ class Code(StrEnum):
     ALREADY_STAND_IN = "already_stand_in"
     NO_STAND_IN = "no_stand_in"
     NOT_YOUR_SEAT = "not_your_seat"
-    # --- matchmaking queue (issue 8) ---
+    # --- matchmaking queue ---
     TICKET_NOT_FOUND = "ticket_not_found"
     ALREADY_MATCHED = "already_matched"
     LEFT_QUEUE = "left_queue"
     BOTS_NOT_YET = "bots_not_yet"
     TOO_MANY_TICKETS = "too_many_tickets"
-    # Table chat (issue 8): answered on the socket, which stays open.
+    # Table chat: answered on the socket, which stays open.
     CHAT_EMPTY = "chat_empty"
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_CHANNEL = "chat_channel"
     CHAT_RATE_LIMITED = "chat_rate_limited"
-    # -- hosts, presence and rematch (issue 8, lobby) --
+    # -- hosts, presence and rematch --
     NOT_HOST = "not_host"
     NO_SEAT = "no_seat"
     TABLE_CLOSED = "table_closed"
     REMOVED = "removed"
-    # -- the connection layer (issue 26): answered before a request reaches the application --
+    # -- the connection layer: answered before a request reaches the application --
     TOO_MANY_CONNECTIONS = "too_many_connections"
     REQUEST_TIMEOUT = "request_timeout"
     HEAD_TOO_LARGE = "head_too_large"
-    # -- a table flood from one address (issue 26) --
+    # -- a table flood from one address --
     TOO_MANY_TABLES = "too_many_tables"
     # -- more time for a decision: answered on the socket, which stays open --
     NO_TIME_LIMIT = "no_time_limit"
@@ -113,7 +113,7 @@ STATUS: dict[str, int] = {
     Code.FORBIDDEN: 403,
     Code.UNAVAILABLE: 503,
     Code.INTERNAL_ERROR: 500,
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     Code.GAME_OVER: 409,
     Code.SEAT_ONLINE: 409,
     Code.TOO_EARLY: 409,
@@ -122,21 +122,21 @@ STATUS: dict[str, int] = {
     Code.ALREADY_STAND_IN: 409,
     Code.NO_STAND_IN: 409,
     Code.NOT_YOUR_SEAT: 403,
-    # --- matchmaking queue (issue 8) ---
+    # --- matchmaking queue ---
     Code.TICKET_NOT_FOUND: 404,
     Code.ALREADY_MATCHED: 409,
     Code.LEFT_QUEUE: 409,
     Code.BOTS_NOT_YET: 409,
     Code.TOO_MANY_TICKETS: 429,
-    # -- hosts, presence and rematch (issue 8, lobby) --
+    # -- hosts, presence and rematch --
     Code.NOT_HOST: 403,
     Code.NO_SEAT: 404,
     Code.TABLE_CLOSED: 410,
-    # -- the connection layer (issue 26) --
+    # -- the connection layer --
     Code.TOO_MANY_CONNECTIONS: 429,
     Code.REQUEST_TIMEOUT: 408,
     Code.HEAD_TOO_LARGE: 431,
-    # -- a table flood from one address (issue 26) --
+    # -- a table flood from one address --
     Code.TOO_MANY_TABLES: 429,
     Code.NO_TIME_LIMIT: 409,
     Code.NO_MORE_TIME: 409,

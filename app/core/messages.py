@@ -160,7 +160,7 @@ class DeadlineOut(BaseModel):
 ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut
 
 
-# --- matchmaking queue (issue 8): the socket /ws/queue ------------------------------------------
+# --- matchmaking queue: the socket /ws/queue ------------------------------------------
 
 
 class QueueBotsIn(BaseModel):
@@ -214,7 +214,7 @@ class QueueLeftOut(BaseModel):
     reason: str  # left | expired
 
 
-# --- table chat (issue 8): see app.table.chat and docs/protocol.md, "Table chat" ------------------
+# --- table chat: see app.table.chat and docs/protocol.md, "Table chat" ------------------
 
 CHAT_MAX_CHARS = 300
 # Line breaks and tabs become spaces; other control characters and the bidirectional overrides

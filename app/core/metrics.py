@@ -113,7 +113,7 @@ class Metrics:
         counter.inc()
         self.commit_seconds.observe(now - commit_started)
         # One line per action only at the debug level: at INFO it cost about 5% of the CPU of
-        # an action (issue 17); the counters above say how many.
+        # an action; the counters above say how many.
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "action_committed",

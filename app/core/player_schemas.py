@@ -86,7 +86,13 @@ class CurrentOut(BaseModel):
 
 
 class MyGames(BaseModel):
-    current: list[CurrentOut]
+    current: list[CurrentOut] = Field(
+        description="those waiting for me (`your_move`) first, the soonest `deadline` first, "
+        "then the others, the latest change first"
+    )
+    awaiting: int = Field(
+        0, description="how many of `current` wait for me: the count on the page's badge"
+    )
     finished: list[FinishedOut]
     before: int | None = Field(description="pass as `before` for the next page; null: no more")
 

@@ -24,7 +24,7 @@ MIN_SEATS, MAX_SEATS = 3, 6
 # Table and game ids as app.core.security.new_id makes them (checked at the edge, before the database).
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_NAME_LENGTH = 64
-# "heuristic" is the normal bot the interface offers; "hard" searches (issue 19); "random" tests.
+# "heuristic" is the normal bot the interface offers; "hard" searches; "random" tests.
 BotKind = Literal["heuristic", "random", "hard"]
 
 
@@ -39,7 +39,7 @@ class ErrorResponse(BaseModel):
     detail: ErrorBody
 
 
-# Issue 8: a number of seconds in a table's settings. Numbers are JSON integers on every route:
+# A number of seconds in a table's settings. Numbers are JSON integers on every route:
 # `3.0`, `"3"` and `true` are refused (422), as the queue's are.
 Seconds = Annotated[int, Ge(1), Le(3600), Field(strict=True)]
 
@@ -57,7 +57,7 @@ class CreateTable(BaseModel):
         description="time to submit a sealed bid or tie-break; who submits nothing in time bids "
         "nothing (R13). null: no limit",
     )
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     choose_seconds: Seconds | None = Field(
         None,
         description="time for a power decision (a `choose` prompt); who decides nothing in time "
@@ -68,10 +68,12 @@ class CreateTable(BaseModel):
         description="how long a seat's player may be disconnected before another seated person "
         "may hand the seat to a bot. null: 120, or 30 at a table with a time limit",
     )
-    pace: Literal["normal", "relaxed"] = Field(
+    pace: Literal["normal", "relaxed", "slow"] = Field(
         "normal",
         description='"relaxed": a time limit left out is the default times `RELAXED_FACTOR` '
-        "(10: 7 min 30 s to bid, 10 min for a power) instead of the default",
+        '(10: 7 min 30 s to bid, 10 min for a power) instead of the default. "slow" (play over '
+        "days): every limit left out is `SLOW_DECISION_HOURS` (24 h), and the grace period, "
+        "left out, two such limits",
     )
 
 
@@ -108,7 +110,7 @@ class QuickPlay(JoinTable):
         description="the table size wanted: preferred among open tables, and the size of a new "
         "one (default 4)",
     )
-    # Issue 18: the browser fills waiting tables first, and queues when none fits.
+    # The browser fills waiting tables first, and queues when none fits.
     open_only: StrictBool = Field(
         False,
         description="only an open public table that waits for players (of `seats`, when given); "
@@ -159,7 +161,7 @@ class PlayerOut(BaseModel):
     score: int | None = Field(
         default=None, description="public score; only in the list of games being played (else null)"
     )
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     stand_in: bool = Field(
         default=False, description="a bot plays for this person's seat until they come back"
     )
@@ -181,7 +183,7 @@ class TableOut(BaseModel):
     taken: int
     public: bool
     turn_seconds: int | None
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     choose_seconds: int | None = None
     grace_seconds: int = Field(
         default=120, description="seconds away before a bot may stand in for a seat"
@@ -208,7 +210,7 @@ class TableOut(BaseModel):
         default=None,
         description="the game's turn; only in the list of games being played (else null)",
     )
-    # -- hosts, presence and rematch (issue 8, lobby) --
+    # -- hosts, presence and rematch --
     host: int | None = Field(
         default=None,
         description="the host's seat: the earliest seated person; only the host adds or removes "
@@ -224,7 +226,7 @@ class TableOut(BaseModel):
     rematch_path: str | None = Field(default=None, description="/t/<rematch_id>")
 
 
-# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+# -- hosts and rematch ------------------------------------------------------------
 
 
 class TableSettings(BaseModel):
@@ -241,7 +243,7 @@ class TableSettings(BaseModel):
     turn_seconds: Seconds | None = Field(
         None, description="time limit for sealed bids and tie-breaks; null: none"
     )
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     choose_seconds: Seconds | None = Field(
         None, description="time limit for power decisions (`choose` prompts); null: none"
     )
@@ -250,7 +252,7 @@ class TableSettings(BaseModel):
         description="seconds a player may be away before a bot may stand in; null: the default "
         "(120, or 30 at a table with a time limit)",
     )
-    # -- the hard bot (issue 19) --
+    # -- the hard bot --
     stand_in_kind: BotKind | None = Field(
         None,
         description="the bot that stands in for absent people: heuristic (the normal bot), hard "
@@ -304,7 +306,7 @@ class GameRecord(BaseModel):
     finished_at: datetime | None
 
 
-# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+# --- matchmaking queue ---------------------------------------------------------------
 
 
 def _whole_number(value: object) -> object:

@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, Response
 
 import engine
 from app.core.actions import shown
+from app.core.config import Settings
 from app.core.errors import Code, ServiceError
 from app.core.schemas import (
     ID_PATTERN,
@@ -52,20 +53,31 @@ api = APIRouter(prefix="/api", responses=ERRORS)
 pages = APIRouter(include_in_schema=False)
 
 
+def table_limits(settings: Settings, body: CreateTable) -> dict[str, int | None]:
+    """The time-limit columns of a new table (`turn_seconds`, `choose_seconds`, `grace_seconds`),
+    from its pace and the limits the body names."""
+    # A time limit left out is the server's default; `null` is none.
+    paces = {"relaxed": settings.relaxed_limits, "slow": settings.slow_limits}
+    limits = paces.get(body.pace, settings.default_limits)()
+    limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
+    grace = body.grace_seconds
+    if body.pace == "slow" and grace is None:
+        # Away for two limits in a row, not 30 s: at a slow table people come and go.
+        grace = 2 * max(s or 0 for s in limits.values()) or None
+    return {**limits, "grace_seconds": grace}
+
+
 @api.post("/tables", status_code=201, response_model=TableOut, tags=["lobby"])
 async def create_table(request: Request, body: CreateTable, lobby: LobbyDep) -> TableOut:
     """Open a table with 3 to 6 seats; a private table is reached only by its invite link. The
     tables an address opened that nobody sits at are limited (`429 too_many_tables`)."""
-    # Issue 18: a time limit left out is the server's default; `null` is none.
-    settings = lobby.hub.settings
-    limits = settings.relaxed_limits() if body.pace == "relaxed" else settings.default_limits()
-    limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
+    limits = table_limits(lobby.hub.settings, body)
     return await lobby.create_table(
         seats=body.seats,
         public=body.public,
         turn_seconds=limits["turn_seconds"],
         choose_seconds=limits["choose_seconds"],
-        grace_seconds=body.grace_seconds,
+        grace_seconds=limits["grace_seconds"],
         address=client_address(request.scope, parse_proxies(lobby.settings.trusted_proxies)),
     )
 
@@ -150,7 +162,7 @@ async def start_table(
     return await lobby.start(table_id=table_id, token=token, seed=body.seed if body else None)
 
 
-# -- timers and absent players (issue 8) --
+# -- timers and absent players --
 
 
 @api.post("/tables/{table_id}/seats/{seat}/standin", response_model=TableOut, tags=["game"])
@@ -173,7 +185,7 @@ async def take_seat_back(
     return await hub.room(table_id).standins.take_back(seat=seat, token=token)  # type: ignore[no-any-return]
 
 
-# -- hosts and rematch (issue 8, lobby) ------------------------------------------------------------
+# -- hosts and rematch ------------------------------------------------------------
 
 
 @api.delete("/tables/{table_id}/seats/{seat}", response_model=TableOut, tags=["lobby"])
@@ -249,6 +261,26 @@ def _page(request: Request, name: str) -> FileResponse:
     if not path.is_file():
         raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
     return FileResponse(path, media_type="text/html")
+
+
+# The installable app (a PWA): its manifest and its service worker, served from the site's root so
+# that the worker's scope is every page (under /static/ it would only control /static/).
+SHELL_FILES = {
+    "manifest.webmanifest": "application/manifest+json",
+    "sw.js": "text/javascript",
+}
+
+
+@pages.get("/manifest.webmanifest")
+@pages.get("/sw.js")
+async def app_shell(request: Request) -> FileResponse:
+    name = request.url.path.lstrip("/")
+    static_dir: Path = request.app.state.settings.static_dir
+    path = static_dir / name
+    if not path.is_file():
+        raise HTTPException(404, {"code": "not_found", "message": f"{name} is not installed"})
+    # Looked at on every load: a new version is found (and then taken on the next load).
+    return FileResponse(path, media_type=SHELL_FILES[name], headers={"Cache-Control": "no-cache"})
 
 
 @pages.get("/static/README.md")

@@ -20,7 +20,7 @@ from app.core.player_schemas import (
     StandingOut,
 )
 from app.core.schemas import ID_PATTERN, CreateTable, TableOut
-from app.edge.api import ERRORS
+from app.edge.api import ERRORS, table_limits
 from app.edge.players_api import HistoryDep, PlayersDep, Secret, finished_out
 from app.edge.ratelimit import client_address, parse_proxies
 from app.lobby.leagues import Leagues
@@ -83,12 +83,10 @@ async def league_table(
     standings. The body is `POST /api/tables`'s (`public` is ignored)."""
     me = await players.signed_in(secret)
     settings = request.app.state.settings
-    limits = settings.default_limits()
-    limits.update(body.model_dump(include=body.model_fields_set & limits.keys()))
     return await leagues.new_table(
         me, league_id,
         client_address(request.scope, parse_proxies(settings.trusted_proxies)),
-        seats=body.seats, grace_seconds=body.grace_seconds, **limits,
+        seats=body.seats, **table_limits(settings, body),
     )  # fmt: skip
 
 

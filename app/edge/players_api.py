@@ -199,6 +199,7 @@ async def my_games(
             )
             for c in current
         ],
+        awaiting=sum(1 for c in current if c.your_move),
         finished=[finished_out(r) for r in results],
         before=results[-1].id if len(results) == limit else None,
     )

@@ -63,6 +63,11 @@ class Current:
     deadline: datetime | None = None
 
 
+def _awaiting_first(current: Current) -> tuple[bool, bool, float]:
+    deadline = current.deadline
+    return (not current.your_move, deadline is None, deadline.timestamp() if deadline else 0.0)
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     code: str
@@ -187,7 +192,9 @@ class Players:
 
     async def playing(self, player: PlayerRec) -> list[Current]:
         """The games the player is in now; for those being played, whether it is their move
-        (an open prompt of their seat) and the stored deadline, from the stored game."""
+        (an open prompt of their seat) and the stored deadline, from the stored game. Those
+        waiting for the player come first, the one that times out soonest first (untimed ones
+        after), then the others, each as the store lists them (the latest change first)."""
         out = []
         for held in await self.store.seats_of(player.id):
             game = await self.games.load(held.table_id) if held.table_status == "playing" else None
@@ -198,4 +205,5 @@ class Players:
             mine = any(p["seat"] == held.seat for p in engine.prompts(state))
             turn = engine.view(state, None).get("turn")
             out.append(Current(held, mine, turn, game.deadline_at if mine else None))
-        return out
+        # Stable: within each group, the store's order stays.
+        return sorted(out, key=_awaiting_first)

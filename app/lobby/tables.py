@@ -223,7 +223,7 @@ class Lobby:
                         )  # fmt: skip
                     await tx.update_table(table_id)
                 out = await self._changed(room)
-                for seat in added:  # issue 18: the log says who sat down, bots too
+                for seat in added:  # the log says who sat down, bots too
                     await room.feed.notice("bot_joined", seat=seat, name=f"Bot {seat + 1}")
                 return out
         except StoreConflict:
@@ -241,7 +241,7 @@ class Lobby:
                     raise ServiceError(Code.NO_BOT, f"there is no bot in seat {seat}")
                 await tx.update_table(table_id)
             out = await self._changed(room)
-            await room.feed.notice("removed", seat=seat, name=f"Bot {seat + 1}")  # issue 18
+            await room.feed.notice("removed", seat=seat, name=f"Bot {seat + 1}")
             return out
 
     async def remove_seat(self, *, table_id: str, token: str | None, seat: int) -> TableOut:
@@ -264,7 +264,7 @@ class Lobby:
                 await tx.update_table(table_id)
             room.audience.kick_seat(seat, "the host removed you from the table", Code.REMOVED)
             out = await self._changed(room)
-            await room.feed.notice("removed", seat=seat, name=target.name)  # issue 18
+            await room.feed.notice("removed", seat=seat, name=target.name)
             return out
 
     async def update_settings(
@@ -311,7 +311,7 @@ class Lobby:
                             s.bot_seed = str(seeds.bot_seed(seed, s.seat))
                             await tx.update_seat(s.id, bot_seed=s.bot_seed)
                 state, opening = engine.start(players=table.seats, seed=seed)
-                # Issue 8: the opening prompt's deadline is stored with the game.
+                # The opening prompt's deadline is stored with the game.
                 deadline = first_deadline(
                     state, table.turn_seconds, table.choose_seconds, server_clock.time()
                 )

@@ -54,19 +54,19 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     # Seconds to submit a sealed bid or tie-break; null: no limit (R13).
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     # Seconds for a power decision (a `choose` prompt); null: no limit.
     choose_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Seconds a seat's player may be away before a bot may stand in; null: the default
     # (app.store.presence.grace_seconds).
     grace_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # The bot kind that stands in for absent people (issue 19); null: DEFAULT_BOT_KIND.
+    # The bot kind that stands in for absent people; null: DEFAULT_BOT_KIND.
     stand_in_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
-    # -- hosts, presence and rematch (issue 8, lobby) --
+    # -- hosts, presence and rematch --
     # The table opened by "play again" at the end of this one's game (same settings).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # The client address that opened it with POST /api/tables (null: opened with a player seated,
@@ -97,7 +97,7 @@ class SeatRow(Base):
     # A bot (bot_kind, bot_seed) plays for this person's absent seat until they come back.
     stand_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # -- presence (issue 8, lobby): stored so that every server process agrees --
+    # -- presence: stored so that every server process agrees --
     # When this person's last socket closed (or they joined without one yet); null while a
     # socket of this seat is connected somewhere, and for bots.
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -173,7 +173,7 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-# --- matchmaking queue (issue 8) ---------------------------------------------------------------
+# --- matchmaking queue ---------------------------------------------------------------
 
 
 class QueueEntryRow(Base):
@@ -214,7 +214,7 @@ class QueueEntryRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
-# --- table chat (issue 8) ----------------------------------------------------------------------
+# --- table chat ----------------------------------------------------------------------
 
 
 class TableMessageRow(Base):

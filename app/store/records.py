@@ -198,11 +198,11 @@ class StoredGame:
     bots: list[tuple[int, str | None, str | None]]  # (seat, kind, seed), stand-ins included
     # One entry per version after 0: (version, seat, action_id, raw events).
     actions: list[tuple[int, int, str, list[dict[str, Any]]]]
-    # -- timers and absent players (issue 8) --
+    # -- timers and absent players --
     choose_seconds: int | None = None
     deadline_at: datetime | None = None  # the open prompt's stored deadline
     deadline_key: str | None = None
-    # -- snapshots (issue 17) --
+    # -- snapshots --
     snapshot_version: int | None = None  # None: `state` is the state of `version`
     # (seat, action) of every version after the snapshot's, in order: replayed on load.
     replay: list[tuple[int, engine.Action]] = field(default_factory=list)

@@ -35,7 +35,7 @@ class Audience:
         self.room = room
         self.table_id = room.table_id
         self.hub = room.hub
-        # Issue 8: marks who is absent (app.table.standin); kept for the seats' stand-in state.
+        # Marks who is absent (app.table.standin); kept for the seats' stand-in state.
         self.decorate = decorate
         self.connections: set[Connection] = set()
         self.table: TableOut | None = None  # as last read, with this process's presence

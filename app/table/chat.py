@@ -91,7 +91,7 @@ class Feed:
         self.viewers: dict[Connection, Viewer] = {}
         self.last: int | None = None  # the last line delivered here (None: none yet)
         # Lines delivered here, newest last, each of them from number `held_after` + 1 on: a
-        # socket joining while others are here is sent its lines from memory (issue 17).
+        # socket joining while others are here is sent its lines from memory.
         self.recent: deque[Line] = deque()
         self.held_after = 0
         self._tasks: set[asyncio.Task[None]] = set()

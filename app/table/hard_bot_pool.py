@@ -1,5 +1,5 @@
 """Hard bots think here: in a pool of worker processes, off the event loop, so that the actions,
-frames and timers of other games are not delayed while a search runs (issue 19).
+frames and timers of other games are not delayed while a search runs.
 
 Each decision is a fresh `engine.HardBot` seeded from the seat's bot seed and the game's version:
 the worker keeps nothing between decisions, and the same seat at the same version decides alike.

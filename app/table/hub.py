@@ -155,7 +155,7 @@ class Hub:
                     await room.catch_up()
                 if lobby:
                     room.audience.refresh_table()
-                    # Stand-ins (issue 8) change with the table, not the game.
+                    # Stand-ins change with the table, not the game.
                     await room.standins.reload()
         except StoreError as exc:
             # What was missed is read by the sweep, once the database answers.

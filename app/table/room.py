@@ -387,7 +387,7 @@ class Room:
             seat = conn.seat
             gone = seat is not None and seat not in self.audience.connected_seats()
             if gone and seat is not None and self.game is not None and not self.game.over:
-                self.standins.went_away(seat)  # issue 18: "Ben left the table"
+                self.standins.went_away(seat)  # the log says "Ben left the table"
 
     async def close(self, code: int, reason: str) -> None:
         self.audience.close(code, reason)

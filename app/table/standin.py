@@ -242,7 +242,7 @@ class StandIns:
 
     async def _start(self, seat: int, *, by: int | None, away: bool = False) -> None:
         room = self.room
-        # The host's choice for this table (issue 19), else the server's default: the normal bot.
+        # The host's choice for this table, else the server's default: the normal bot.
         table = await room.hub.listing.table(room.table_id)
         kind = table.stand_in_kind or room.hub.settings.default_bot_kind
         game, test_seed = room.game, room.hub.settings.test_seed

@@ -1,4 +1,4 @@
-"""The bot that stands in for absent people at a table (issue 19): tables.stand_in_kind, a bot
+"""The bot that stands in for absent people at a table: tables.stand_in_kind, a bot
 kind ("heuristic", "hard"); null: the server's DEFAULT_BOT_KIND, the normal bot.
 
 Revision ID: 0010

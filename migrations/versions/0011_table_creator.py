@@ -1,4 +1,4 @@
-"""Who opened a table (issue 26): tables.creator_address, the client address of `POST
+"""Who opened a table: tables.creator_address, the client address of `POST
 /api/tables`, so that the open tables nobody sits at count against the address that made them
 (MAX_EMPTY_TABLES_PER_ADDRESS). Null for tables opened with a player already seated (quick play,
 the queue, play again) and for tables from before.

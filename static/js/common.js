@@ -2,7 +2,7 @@
 
 import { t, getLang, setLang, onLangChange, applyStatic, ofName } from "./i18n.js";
 
-// Issue 18: a person's name is isolated from the text around it, so that a right-to-left name
+// A person's name is isolated from the text around it, so that a right-to-left name
 // cannot reorder the sentence ("Cid ▯ 4 :مرحبا"). Names travel inside strings between FSI and PDI
 // (iso); h() and setText() turn each such span into a <bdi> element (attributes and the tab's
 // title just drop the marks).
@@ -70,7 +70,7 @@ export function fill(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
 }
 
-/** "Ann’s table": named after its host, else its first person, never a bot (issue 18: not "Bot 1’s
+/** "Ann’s table": named after its host, else its first person, never a bot (not "Bot 1’s
  *  table" once the host has left); "Table <id>" while nobody sits. */
 export function tableTitle(table, id) {
   const players = (table && table.players) || [];
@@ -82,6 +82,8 @@ export function tableTitle(table, id) {
 
 /** "15 s", "2 min". */
 export function formatSeconds(s) {
+  // A slow table's limits are hours ("24 h", not "1440 min"); "h" reads the same in French.
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
   return s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
 }
 

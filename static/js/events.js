@@ -93,7 +93,7 @@ const EN = {
   },
   choice: (e, n) => victimChoice(e, n) ?? (/^seat(\d+)$/.test(String(e.option))
     ? `${n(e.seat)} chooses ${n(Number(String(e.option).slice(4)))}.` : null),
-  // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf" (issue 18).
+  // Rebuilt from the data: the engine's text names both Dwarfs "the Dwarf".
   turn_started: (e) => e.specials && e.specials.length
     ? `Turn ${e.turn}: this turn’s special characters are ${listNames(e.specials.map(theCard))}.`
     : e.template ? null : `Turn ${e.turn}.`,
@@ -159,7 +159,7 @@ const FR = {
   timed_out: (e, n) => timedOut(e, n),
 };
 
-// -- timers and absent players (issue 8) --
+// -- timers and absent players --
 
 /** "Time ran out for Bea: no bid." The engine's text names a chosen seat "Player 2": the line
  *  that follows a power's time-out (the choice) says what was chosen, with names. */
@@ -173,7 +173,10 @@ function timedOut(e, n) {
 /** "0:30", "2:00": minutes and seconds. */
 export function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const ss = String(s % 60).padStart(2, "0");
+  // A slow table's grace is days: hours, not thousands of minutes.
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}:${ss}`;
+  return `${Math.floor(s / 60)}:${ss}`;
 }
 
 export function noticeSentence(notice, nameOf) {
@@ -181,7 +184,7 @@ export function noticeSentence(notice, nameOf) {
   const name = notice.name ? iso(notice.name) : typeof notice.seat === "number" ? nameOf(notice.seat) : "";
   if (notice.kind === "back") return typeset(t("log.back", { name }));
   if (notice.kind === "away") {
-    // Issue 18: "Ben left the table — a bot will play for them in 0:30."
+    // "Ben left the table — a bot will play for them in 0:30."
     const left = clock(Number(data.grace) || 0);
     return typeset(t(data.auto ? "notice.away" : "notice.away_untimed", { name, t: left }));
   }

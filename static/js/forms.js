@@ -38,7 +38,7 @@ function stepper(kind, labelText, max, onChange) {
   const refresh = () => {
     const n = get();
     // A button that disables itself under the keyboard's focus would drop the focus to the page,
-    // where Enter no longer submits: the focus moves to the field instead (issue 18).
+    // where Enter no longer submits: the focus moves to the field instead.
     const stranded = (document.activeElement === more && n >= max) || (document.activeElement === less && n <= 0);
     less.disabled = n <= 0;
     more.disabled = n >= max;

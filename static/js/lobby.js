@@ -7,7 +7,7 @@ import { t, getLang } from "./i18n.js";
 import { cardEl } from "./cards.js";
 import { startLearning } from "./learn.js";
 import { setupQueue, renderQueue } from "./queue.js";
-import { syncLobbyName } from "./players.js";
+import { syncLobbyName, refreshAwaiting } from "./players.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -125,7 +125,7 @@ function renderWatch() {
     const names = playerNames(table);
     const scored = (table.players || []).map((p) =>
       typeof p.score === "number" ? t("lobby.name_score", { name: iso(p.name), score: p.score }) : iso(p.name));
-    // Two games of one host read alike: when each started tells them apart (issue 18).
+    // Two games of one host read alike: when each started tells them apart.
     const since = table.created_at ? new Intl.DateTimeFormat(getLang(), { timeStyle: "short" }).format(new Date(table.created_at)) : null;
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
@@ -257,14 +257,15 @@ $("#create-form").addEventListener("submit", async (ev) => {
   try {
     const seats = Number(new FormData(ev.target).get("seats") || 3);
     const body = { seats, public: $("#public").checked };
-    // "No limit" is said explicitly: the server's default has limits (issue 18).
+    // "No limit" is said explicitly: the server's default has limits.
     const seconds = Number($("#timer").value);
     body.turn_seconds = seconds > 0 ? seconds : null;
-    const chooseSeconds = Number($("#choose-timer").value); // issue 8: time for power decisions
+    const chooseSeconds = Number($("#choose-timer").value); // time for power decisions
     body.choose_seconds = chooseSeconds > 0 ? chooseSeconds : null;
-    if ($("#relaxed").checked) {
-      // Relaxed: the server's limits times ten, whatever the two lists say.
-      body.pace = "relaxed";
+    if ($("#relaxed").checked || $("#slow").checked) {
+      // Relaxed: the server's limits times ten; slow: a day per decision (the server's
+      // SLOW_DECISION_HOURS); either whatever the two lists say.
+      body.pace = $("#slow").checked ? "slow" : "relaxed";
       delete body.turn_seconds;
       delete body.choose_seconds;
     }
@@ -299,5 +300,6 @@ setupLanguageSwitch(rerender);
 rerender();
 refresh();
 loadMyTables();
-syncLobbyName(); // the name kept with this browser's player (static/js/players.js)
+// The name kept with this browser's player, and how many games wait for them (static/js/players.js).
+syncLobbyName().then(refreshAwaiting);
 window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);

@@ -4,6 +4,7 @@
 import { $, h, fill, api, ApiError, saveName, setupLanguageSwitch } from "./common.js";
 import { t, getLang } from "./i18n.js";
 import { joinLeague, joinText, leaguePage, myLeagues } from "./leagues.js";
+import { showAwaiting } from "./players.js";
 
 const path = window.location.pathname;
 let me = null;
@@ -61,7 +62,8 @@ function currentText(g) {
   const parts = [t("me.status_" + g.status)];
   if (g.turn) parts.push(t("me.turn", { turn: g.turn }));
   if (g.your_move) {
-    parts.push(g.deadline ? t("me.your_move_until", { time: new Date(g.deadline).toLocaleTimeString(getLang()) }) : t("me.your_move"));
+    // The date too: at a slow table the deadline is a day or more away.
+    parts.push(g.deadline ? t("me.your_move_until", { time: when(g.deadline) }) : t("me.your_move"));
   }
   return parts.join(" · ");
 }
@@ -74,10 +76,12 @@ async function loadGames(more) {
     fill(
       $("#current-games"),
       games.current.length
-        ? games.current.map((g) => h("li", {}, h("a", { href: `/t/${encodeURIComponent(g.table_id)}` }, t("me.table", { name: g.name, seat: g.seat + 1 })), ` · ${currentText(g)}`))
+        ? games.current.map((g) => h("li", g.your_move ? { class: "awaiting" } : {}, h("a", { href: `/t/${encodeURIComponent(g.table_id)}` }, t("me.table", { name: g.name, seat: g.seat + 1 })), ` · ${currentText(g)}`))
         : h("li", { class: "hint" }, t("me.none_current")),
     );
     fill($("#finished-games"));
+    // The server lists the games waiting for me first and counts them.
+    showAwaiting(games.awaiting || 0);
   }
   const list = $("#finished-games");
   for (const g of games.finished) list.append(finishedItem(g, me.id));

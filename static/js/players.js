@@ -2,7 +2,7 @@
 // script reads): the lobby's name kept with the player, a seat linked to the player when it is
 // taken, and a seat taken back on another device. A first visit makes the player (GET /api/me).
 
-import { $, h, api, saveName } from "./common.js";
+import { $, h, fill, api, saveName } from "./common.js";
 import { t } from "./i18n.js";
 
 let me = null;
@@ -16,6 +16,33 @@ export async function currentPlayer() {
     me = null;
   }
   return me;
+}
+
+/** Show how many games wait for this player: the badges on the page, the page's title, and the
+ *  installed app's icon where the browser has one (navigator.setAppBadge). */
+export function showAwaiting(count) {
+  for (const el of document.querySelectorAll("[data-awaiting-badge]")) {
+    // The number for the eye, the sentence for a screen reader.
+    const said = t("me.awaiting", { n: count });
+    fill(el, h("span", { "aria-hidden": "true" }, String(count)), h("span", { class: "sr-only" }, said));
+    el.title = said;
+    el.hidden = !count;
+  }
+  const plain = document.title.replace(/^\(\d+\) /, "");
+  document.title = count ? `(${count}) ${plain}` : plain;
+  if (count && navigator.setAppBadge) navigator.setAppBadge(count).catch(() => {});
+  else if (!count && navigator.clearAppBadge) navigator.clearAppBadge().catch(() => {});
+}
+
+/** Ask the server how many games wait for this player (the lobby's link shows it). */
+export async function refreshAwaiting() {
+  if (!(await currentPlayer())) return;
+  try {
+    const games = await api("GET", "/api/me/games?limit=1");
+    showAwaiting(games.awaiting || 0);
+  } catch {
+    // Not signed in any more, or the server is away: no badge rather than an error.
+  }
 }
 
 /** The lobby's name field starts from the player's name, chosen once, kept on the server. */

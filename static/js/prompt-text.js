@@ -92,7 +92,7 @@ export function optionLabel(prompt, option, nameOfSeat) {
 }
 
 /** The engine's label names a card as the box does ("Dwarf"): where two cards share that name,
- *  the client's own name tells them apart ("Dwarf (4)", "Dwarf (5)"; issue 18). */
+ *  the client's own name tells them apart ("Dwarf (4)", "Dwarf (5)"). */
 function withCardName(label, card) {
   if (typeof card !== "string" || !CHARACTERS[card]) return label;
   const full = charName(card);

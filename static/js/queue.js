@@ -154,7 +154,7 @@ async function resume() {
 
 async function join(name) {
   const size = $("#queue-size").value;
-  // Issue 18: a public table already waiting for players (the fullest that fits) comes first;
+  // A public table already waiting for players (the fullest that fits) comes first;
   // the queue, and its bots, are for when there is none.
   // (204, no body: none waits.)
   const ask = size === "any" ? { name, open_only: true } : { name, seats: Number(size), open_only: true };

@@ -133,7 +133,7 @@ function onMessage(msg) {
         update({ chatError: msg.code });
         return;
       }
-      // Hosts and closed tables (issue 8): this page's seat or table is gone; say why.
+      // Hosts and closed tables: this page's seat or table is gone; say why.
       if (msg.code === "removed" || msg.code === "table_closed") {
         stopped = true;
         if (msg.code === "removed") saveSeat(state.tableId, null);
@@ -181,7 +181,7 @@ function settlePending() {
   }
 }
 
-// ---- table chat (issue 8) ----
+// ---- table chat ----
 
 const VIEWER_KEY = "dragonstones.viewer.";
 let viewerKeyHere = null;

@@ -26,7 +26,7 @@ export const state = {
   offline: false,
   endDismissed: false,
   lastReveal: null, // the latest auction with bids, kept until the next one (across turns)
-  // Table chat (issue 8): lines of the players' and spectators' channels, and the server's notices
+  // Table chat: lines of the players' and spectators' channels, and the server's notices
   // (shown in the game log), each oldest first by id; chatLast: the last line id the server has
   // considered for this socket (sent back as chat_since on reconnection).
   chat: [],
@@ -35,7 +35,7 @@ export const state = {
   chatError: null,
   chatShowSpectators: false,
   viewerName: null, // a spectator's label, as the server gives it
-  // -- timers and absent players (issue 8) --
+  // -- timers and absent players --
   seatBack: null, // ms when this seat was given back to its person (the page says so a while)
 };
 
@@ -172,7 +172,7 @@ export function latestReveal(view, log) {
   return { turn: view.turn, index: idx, record: records[idx], effects };
 }
 
-// ---- table chat (issue 8) ----
+// ---- table chat ----
 
 function mergeLines(old, lines) {
   const byId = new Map(old.map((x) => [x.id, x]));
@@ -187,14 +187,14 @@ export function absorbChat(lines, last) {
   const chat = lines.filter((x) => x.channel !== "notices");
   const notices = lines.filter((x) => x.channel === "notices").map((x) => ({
     // Without a game version, a notice came before the game (sat down, left): it stays at the
-    // top of the log, also when a reload brings it after the game's state (issue 18).
+    // top of the log, also when a reload brings it after the game's state.
     ...x, version: x.data && typeof x.data.version === "number" ? x.data.version : -1,
   }));
   const ids = lines.map((x) => x.id);
   const patch = { chatLast: Math.max(state.chatLast, last ?? 0, ...ids) };
   if (chat.length) patch.chat = mergeLines(state.chat, chat);
   if (notices.length) patch.notices = mergeLines(state.notices, notices);
-  // Issue 8: this seat given back just now (not a notice replayed from long ago): the page says so.
+  // This seat given back just now (not a notice replayed from long ago): the page says so.
   if (notices.some((n) => n.kind === "back" && n.seat === mySeat() && Date.now() / 1000 - n.at < 60
       && !state.notices.some((o) => o.id === n.id))) patch.seatBack = Date.now();
   update(patch);

@@ -58,6 +58,7 @@ export default {
   "time.more_left": { one: "Ask for {s} more seconds ({n} time left)", other: "Ask for {s} more seconds ({n} times left)" },
   "notice.time_added": "{name} asked for {seconds} more seconds.",
   "lobby.relaxed": "Relaxed: 10 times more time for everything",
+  "lobby.slow": "Slow, over days: a day for each decision",
   "rules.link": "Rules",
   "rules.title": "How to play Fist of Dragonstones",
   "rules.page_title": "Rules — Dragonstones Online",
@@ -210,7 +211,7 @@ export default {
   "replay.no_crypto": "This browser cannot compute SHA-256 here (it needs https or localhost).",
   "replay.players": "Players",
   "table.outcome": "{card}: {result}",
-  // -- timers and absent players (issue 8) --
+  // -- timers and absent players --
   "lobby.choose_timer": "Time for powers",
   "table.choose_timer": "Time for a power decision: {t}. Whoever has not decided in time gets the default choice.",
   "table.stand_in": "bot playing for {name}",
@@ -227,7 +228,7 @@ export default {
   "log.stand_in_away": "{name} stayed away: a bot plays for {name} until they come back.",
   "log.stand_in_auto": "{name} ran out of time twice in a row: a bot plays for {name} until they come back.",
   "log.back": "{name} is back and plays again.",
-  // --- matchmaking queue (issue 8) ---
+  // --- matchmaking queue ---
   "queue.size": "Players",
   "queue.size_any": "Any (3–6)",
   "queue.bots_after": "Bots may join after",
@@ -239,7 +240,7 @@ export default {
   "queue.left": "You left the queue.",
   "queue.expired": "You were away too long and left the queue.",
   "queue.matched": "Table found! Taking you there…",
-  // ---- table chat and notices (issue 8) ----
+  // ---- table chat and notices ----
   "chat.title": "Table chat",
   "chat.players": "Players",
   "chat.spectators": "Spectators",
@@ -267,7 +268,7 @@ export default {
   "notice.time_out": "Time ran out for {name}.",
   "notice.host": "{name} now hosts the table.",
   "notice.unknown": "{name}: {kind}",
-  // -- hosts, presence, rematch (issue 8, lobby) --
+  // -- hosts, presence, rematch --
   "table.host": "host",
   "table.hosted_by": "{name} hosts this table.",
   "table.you_host": "You host this table: you add bots, remove seats, change the settings and start.",
@@ -290,7 +291,7 @@ export default {
   "lobby.age_h": "{n} h ago",
   "lobby.status_closed": "closed",
   "lobby.too_many_tables": "Tables opened from your address are still waiting with nobody seated: sit at one of them first (its invite link), or try again in a minute.",
-  // -- issue 18: games that keep moving, your turn, chat, confirmations, accessibility --
+  // -- games that keep moving, your turn, chat, confirmations, accessibility --
   "notice.away": "{name} left the table — a bot will play for them in {t}.",
   "notice.away_untimed": "{name} left the table — after {t} the others may hand the seat to a bot.",
   "notice.bot_joined": "{name} (a bot) sat down at the table.",
@@ -387,6 +388,7 @@ export default {
   "me.turn": "turn {turn}",
   "me.your_move": "your move",
   "me.your_move_until": "your move, until {time}",
+  "me.awaiting": { one: "{n} game waits for you", other: "{n} games wait for you" },
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "My leagues",
   "league.name": "League name",

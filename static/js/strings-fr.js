@@ -59,6 +59,7 @@ export default {
   "time.more_left": { one: "Demander {s} secondes de plus (encore {n} fois)", other: "Demander {s} secondes de plus (encore {n} fois)" },
   "notice.time_added": "{name} a demandé {seconds} secondes de plus.",
   "lobby.relaxed": "Sans presse : 10 fois plus de temps pour tout",
+  "lobby.slow": "Lente, sur plusieurs jours : un jour pour chaque décision",
   "rules.link": "Règles",
   "rules.title": "Comment jouer — Aux pierres du dragon",
   "rules.page_title": "Règles — Dragonstones Online",
@@ -211,7 +212,7 @@ export default {
   "replay.no_crypto": "Ce navigateur ne peut pas calculer SHA-256 ici (il faut https ou localhost).",
   "replay.players": "Joueurs",
   "table.outcome": "{card} : {result}",
-  // -- timers and absent players (issue 8) --
+  // -- timers and absent players --
   "lobby.choose_timer": "Temps pour les pouvoirs",
   "table.choose_timer": "Temps pour décider d’un pouvoir : {t}. Qui n’a pas décidé à temps reçoit le choix par défaut.",
   "table.stand_in": "un robot joue pour {name}",
@@ -228,7 +229,7 @@ export default {
   "log.stand_in_away": "{name} n’est pas revenu : un robot joue pour {name} jusqu’à son retour.",
   "log.stand_in_auto": "{name} a laissé passer le temps deux fois de suite : un robot joue pour {name} jusqu’à son retour.",
   "log.back": "{name} est de retour et rejoue.",
-  // --- file d’attente (issue 8) ---
+  // --- file d’attente ---
   "queue.size": "Joueurs",
   "queue.size_any": "Peu importe (3 à 6)",
   "queue.bots_after": "Des robots après",
@@ -240,7 +241,7 @@ export default {
   "queue.left": "Vous avez quitté la file d’attente.",
   "queue.expired": "Vous êtes resté absent trop longtemps et avez quitté la file d’attente.",
   "queue.matched": "Table trouvée ! On vous y emmène…",
-  // ---- table chat and notices (issue 8) ----
+  // ---- table chat and notices ----
   "chat.title": "Discussion de la table",
   "chat.players": "Joueurs",
   "chat.spectators": "Spectateurs",
@@ -268,7 +269,7 @@ export default {
   "notice.time_out": "Temps écoulé pour {name}.",
   "notice.host": "{name} est maintenant l’hôte de la table.",
   "notice.unknown": "{name} : {kind}",
-  // -- hôtes, présence, revanche (issue 8, lobby) --
+  // -- hôtes, présence, revanche --
   "table.host": "hôte",
   "table.hosted_by": "{name} est l’hôte de cette table.",
   "table.you_host": "Vous êtes l’hôte : vous ajoutez des robots, libérez des places, changez les réglages et lancez la partie.",
@@ -291,7 +292,7 @@ export default {
   "lobby.age_h": "il y a {n} h",
   "lobby.status_closed": "fermée",
   "lobby.too_many_tables": "Des tables ouvertes depuis votre adresse attendent encore sans personne assise : installez-vous d’abord à l’une d’elles (son lien d’invitation), ou réessayez dans une minute.",
-  // -- issue 18 : des parties qui avancent, votre tour, chat, confirmations, accessibilité --
+  // -- des parties qui avancent, votre tour, chat, confirmations, accessibilité --
   "notice.away": "{name} a quitté la table — un robot jouera à sa place dans {t}.",
   "notice.away_untimed": "{name} a quitté la table — dans {t}, les autres pourront confier sa place à un robot.",
   "notice.bot_joined": "{name} (un robot) s’assied à la table.",
@@ -388,6 +389,7 @@ export default {
   "me.turn": "tour {turn}",
   "me.your_move": "à vous de jouer",
   "me.your_move_until": "à vous de jouer, jusqu’à {time}",
+  "me.awaiting": { one: "{n} partie vous attend", other: "{n} parties vous attendent" },
   // Friends' leagues (static/js/leagues.js).
   "league.mine": "Mes ligues",
   "league.name": "Nom de la ligue",

@@ -49,7 +49,7 @@ async function boot() {
     if (e instanceof ApiError && e.status === 404) return update({ page: "notfound" });
     update({ offline: true }); // unreachable: keep trying through the socket, with the banner up
   }
-  // A table closed for idleness (issue 8) says so instead of offering a seat.
+  // A table closed for idleness says so instead of offering a seat.
   if (table && table.status === "closed") return update({ table, page: "notfound", notice: t("table.closed") });
   // A seat this player took on another device is given back here (static/js/players.js).
   let seat = state.watchOnly ? null : savedSeat(state.tableId);

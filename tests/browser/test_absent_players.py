@@ -1,4 +1,4 @@
-"""Issue 8 in the browser: the lobby offers a time for power decisions; a power decision counts
+"""Timers and absent players in the browser: the lobby offers a time for power decisions; a power decision counts
 down and, left alone, times out with a line in the log; an absent player's seat is handed to a bot
 with one click, and the player, back on the page, takes it back."""
 
@@ -86,7 +86,7 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
     expect(alice.locator("#timer-hint")).to_contain_text("Time for a power decision: 1 min")
 
     # The table of the test: 4 s for a power decision (short, for the test), set over the API;
-    # bids untimed (issue 18 made 45 s the default: said explicitly here).
+    # bids untimed (45 s is the default: said explicitly here).
     table_id = _api_table(server, turn_seconds=None, choose_seconds=4)
     _join_in_page(alice, server, table_id, "Alice")
     others = Background()
@@ -133,7 +133,7 @@ def test_a_power_decision_counts_down_and_times_out_with_a_line_in_the_log(
 def test_an_absent_players_seat_is_handed_to_a_bot_and_taken_back(
     server: Server, new_page: NewPage, artifacts: Path
 ) -> None:
-    # Untimed (said explicitly since issue 18's defaults): here a seated person hands the seat
+    # Untimed (said explicitly: tables are timed by default): here a seated person hands the seat
     # over; a timed table's server does it by itself (tests/browser/test_games_keep_moving.py).
     table_id = _api_table(server, grace_seconds=1, turn_seconds=None, choose_seconds=None)
     alice, bob = new_page("alice"), new_page("bob")

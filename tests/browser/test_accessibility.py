@@ -1,4 +1,4 @@
-"""Accessibility (issue 18, WCAG 2.2 AA): axe-core (axe-playwright-python) on the lobby, the waiting
+"""Accessibility: axe-core (axe-playwright-python) on the lobby, the waiting
 room, the table with each kind of decision (a sealed bid, a Silver tie-break, a power), the game-over
 view and the replay page, in English and in French, at desktop and phone widths. No serious or
 critical violation is allowed; the lesser ones are printed with their counts. The game is dealt

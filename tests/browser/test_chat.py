@@ -1,4 +1,4 @@
-"""Table chat in the browser (issue 8): two players talk, in the waiting room and during the game;
+"""Table chat in the browser: two players talk, in the waiting room and during the game;
 markup in a line shows as text; the spectators' chat reaches a player only once shown; the
 server's notices ("Bob sat down at the table") are in the game log; a phone can chat."""
 
@@ -54,7 +54,7 @@ def test_chat_between_two_browsers(server: Server, new_page: NewPage, artifacts:
     alice.locator("#chat-input").fill("x" * 400)
     assert len(alice.locator("#chat-input").input_value()) == 300
 
-    # A spectator talks on the spectators' channel: the players see it in its own style (issue 18),
+    # A spectator talks on the spectators' channel: the players see it in its own style,
     # until one turns it off; then it is gone from that page (and comes back when turned on).
     watcher = new_page("watcher")
     watcher.goto(watch)
@@ -85,7 +85,7 @@ def test_chat_between_two_browsers(server: Server, new_page: NewPage, artifacts:
         expect(page.locator("#log li.notice[data-notice=joined]")).to_contain_text(
             ["Alice sat down at the table.", "Bob sat down at the table."]
         )
-    # Issue 18: on the desktop the chat is in sight beside the table, without scrolling.
+    # On the desktop the chat is in sight beside the table, without scrolling.
     assert alice.evaluate("() => window.scrollY") == 0
     form = alice.locator("#chat-form").bounding_box()
     height = alice.viewport_size["height"] if alice.viewport_size else 0
@@ -110,7 +110,7 @@ def test_chat_between_two_browsers(server: Server, new_page: NewPage, artifacts:
     # Reloaded, the page has the same lines (no doubles); in French the notices are French.
     alice.reload()
     expect(alice.locator("#chat-players li[data-channel=players] .chat-text")).to_have_count(5)
-    # The "sat down" lines stay at the top of the log, before the game's first turn (issue 18: a
+    # The "sat down" lines stay at the top of the log, before the game's first turn (a
     # reload once moved them to the bottom).
     expect(alice.locator("#log li").nth(0)).to_have_attribute("data-notice", "joined")
     expect(alice.locator("#log li").nth(1)).to_have_attribute("data-notice", "joined")

@@ -1,4 +1,4 @@
-"""What a first evening of play showed (issue 9): each of these failed before its fix."""
+"""What a first evening of play showed: each of these failed before its fix."""
 
 from __future__ import annotations
 

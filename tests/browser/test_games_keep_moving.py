@@ -1,4 +1,4 @@
-"""Games that keep moving (issue 18), at the default settings: a friend closes the page; within the
+"""Games that keep moving, at the default settings: a friend closes the page; within the
 default grace period the others' log and his seat say so in words, a bot plays for him, and the
 game goes on; he comes back through the same link and has his seat again; the game finishes.
 Quick play seats a person at a public table that waits for players."""

@@ -1,4 +1,4 @@
-"""The hard bot from the waiting room (issue 19): the host picks "hard" beside "Add a bot", the seat
+"""The hard bot from the waiting room: the host picks "hard" beside "Add a bot", the seat
 says so, and she plays a whole game against it in the page, to the end."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hosts and "play again" in the browser (issue 8): the host alone has the buttons and removes a
+"""Hosts and "play again" in the browser: the host alone has the buttons and removes a
 bot and a player; at the end, "Play again with the same players" takes two browsers to one new
 table."""
 
@@ -38,7 +38,7 @@ def test_a_host_removes_a_bot_and_a_player(server: Server, new_page: NewPage) ->
     alice.get_by_role("button", name="Remove Bot 3").click()
     expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
-    # Removing a person is confirmed first (issue 18); a bot goes without asking.
+    # Removing a person is confirmed first; a bot goes without asking.
     asked: list[str] = []
     alice.once("dialog", dismissing(asked))
     alice.get_by_role("button", name="Remove Bob").click()

@@ -1,4 +1,4 @@
-"""A whole game played with the keyboard only (issue 18): no mouse or pointer event reaches the page.
+"""A whole game played with the keyboard only: no mouse or pointer event reaches the page.
 Kim creates the table, starts it and answers every decision from the keys: a bid at the maximum
 (Space on "+" until it stops, then Enter: the bug was that Enter no longer submitted once "+" had
 disabled itself), a Silver tie-break, a power decision, and "nothing" (Escape, Enter) otherwise. Two

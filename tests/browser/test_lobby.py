@@ -65,7 +65,7 @@ def test_a_private_table_is_not_listed_but_its_invite_link_works(
     bob.get_by_role("button", name="Sit down").click()
     expect(bob.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
 
-    # Bob changes his mind before the start: the page asks first (issue 18); his seat is free again.
+    # Bob changes his mind before the start: the page asks first; his seat is free again.
     asked: list[str] = []
     bob.once("dialog", dismissing(asked))
     bob.get_by_role("button", name="Leave the table").click()
@@ -135,7 +135,7 @@ def test_a_public_game_being_played_is_listed_to_watch(server: Server, new_page:
     expect(visitor.locator("#game-view")).to_be_visible()
     expect(visitor.locator(".spectator-note")).to_be_visible()
     expect(visitor.locator(".seat.me")).to_have_count(0)
-    # The spectator's log starts with who sat down (issue 18: before the game, not after it),
+    # The spectator's log starts with who sat down (before the game, not after it),
     # then the game's opening, sent by the server.
     expect(visitor.locator("#log li").first).to_have_attribute("data-notice", "joined")
     expect(visitor.locator("#log li:not(.notice)").first).to_contain_text("Turn 1: this turn")

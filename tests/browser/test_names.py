@@ -1,4 +1,4 @@
-"""Issue 11 §4: a name written as markup shows as text everywhere a page shows names: the lobby
+"""A name written as markup shows as text everywhere a page shows names: the lobby
 (open tables and games to watch), the seats, the game log and the game-over screen. Two people called `<img src=x onerror=...>` and
 `<script>...</script>` play a game (scripted over real sockets) while a spectator's page and the
 lobby page watch; nothing they wrote runs, and their names read exactly as typed."""

@@ -1,5 +1,5 @@
-"""Your move while the page is hidden: the title blinks and the browser notifies (issue 18's
-second round). The full browser, not the headless shell: the shell has no notifications (the
+"""Your move while the page is hidden: the title blinks and the browser notifies.
+The full browser, not the headless shell: the shell has no notifications (the
 browser fixture reads FULL_CHROMIUM)."""
 
 from __future__ import annotations

@@ -78,9 +78,17 @@ def test_a_player_comes_back_and_plays_her_seat_on_her_phone(
     again = browser.new_context(storage_state=kept, viewport={"width": 1280, "height": 800})
     laptop = again.new_page()
     laptop.goto(server.url + "/")
+    # The game waits for her bid: the lobby's link counts it.
+    badge = laptop.locator(".me-link [data-awaiting-badge]")
+    expect(badge).to_be_visible()
+    expect(badge).to_contain_text("1 game waits for you")
     laptop.get_by_role("link", name="My games").click()
     expect(laptop.locator("#me-name")).to_have_value("Alice")
     expect(laptop.locator(f"#current-games a[href='/t/{table_id}']")).to_be_visible()
+    # Listed first, marked as waiting for her, counted by the page's badge and title.
+    expect(laptop.locator("#current-games li").first).to_have_class("awaiting")
+    expect(laptop.locator("#games-title [data-awaiting-badge]")).to_be_visible()
+    expect(laptop).to_have_title(re.compile(r"^\(1\) "))
 
     # A one-time link for her phone.
     laptop.get_by_role("button", name="Use on another device").click()

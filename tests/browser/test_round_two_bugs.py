@@ -1,4 +1,4 @@
-"""The bugs of issue 18's second round with real people, each shown in the browser: right-to-left
+"""Bugs found by a second round of play with real people, each shown in the browser: right-to-left
 names isolated wherever they are shown; a table named after its host, not "Bot 1's table"; a
 spectator's "Watch the new table" after a rematch; the two Dwarfs told apart; the "sat down"
 lines and the removals in the log. (Enter after "+" reaches its maximum: tests/browser/

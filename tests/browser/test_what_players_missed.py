@@ -1,4 +1,4 @@
-"""What players missed on a first evening (issue 9): the coins in your fist, the last reveal kept
+"""What players missed on a first evening: the coins in your fist, the last reveal kept
 across turns, an invite to a game under way, the results reopened, your tables, the keys, French."""
 
 from __future__ import annotations

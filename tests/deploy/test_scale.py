@@ -1,4 +1,4 @@
-"""Several replicas behind one address (issue 20), end to end: docker-compose.scale.yml brings up
+"""Several replicas behind one address, end to end: docker-compose.scale.yml brings up
 Postgres, the migrations, three app replicas and nginx; two people and a spectator connect through
 nginx and land on three different replicas (each handshake names its replica in
 `X-Dragonstones-Replica`); the replica holding a person's socket is killed (SIGKILL) in the middle

@@ -77,7 +77,7 @@ async def test_http_lobby_calls_need_the_token_of_a_seat_at_that_table(
     bob = await join(http, table_id, "Bob")
     r = await http.post(f"/api/tables/{table_id}/join", json={"name": "bob"})
     assert (r.status_code, r.json()["detail"]["code"]) == (409, "name_taken")
-    # Only the host (Ann, the first to sit) adds bots and starts (issue 8).
+    # Only the host (Ann, the first to sit) adds bots and starts.
     r = await http.post(f"/api/tables/{table_id}/bots", json={"count": 1}, headers=bearer(ann))
     assert r.status_code == 200
     # A bot can be sent away before the start (not a person, not without a token), and added again.

@@ -1,4 +1,4 @@
-"""Table chat and server notices (issue 8), with real server processes, sockets and databases:
+"""Table chat and server notices, with real server processes, sockets and databases:
 lines reach every seat in order, survive a reconnection, are refused beyond the limits, the
 spectators' channel reaches a player only once shown, lines cross processes, notices reach all."""
 

@@ -1,4 +1,4 @@
-"""Issue 26 §1: one address cannot lock everyone out with idle or trickling connections
+"""One address cannot lock everyone out with idle or trickling connections
 (app.edge.accept). Real servers (`dragonstones serve`), raw TCP clients, SQLite.
 
 - 1,100 connections from one address, half silent and half sending a request head a byte at a

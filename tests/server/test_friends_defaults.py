@@ -1,4 +1,4 @@
-"""Games that keep moving (issue 18): a new table has time limits unless its creator says
+"""Games that keep moving: a new table has time limits unless its creator says
 otherwise; a person who leaves during a game is named in the log ("away") and, at a timed table,
 a bot plays for them once the grace period has passed; quick play can ask for a waiting table only;
 the log says when a bot sits down and when the host removes someone."""

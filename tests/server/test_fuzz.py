@@ -1,4 +1,4 @@
-"""Issue 11, done-when 3: short seeded fuzzing, on SQLite and Postgres.
+"""Short seeded fuzzing, on SQLite and Postgres.
 
 - schemathesis against `/openapi.json`: every phase (examples, coverage, fuzzing, stateful) and
   every check (no 5xx, responses that fit the schema, schema-valid bodies accepted, invalid ones
@@ -68,8 +68,8 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(
             f"{server.http}/openapi.json",
             "--checks",
             "all",
-            # JSON Schema counts 4.0 as an integer; the server refuses it on purpose (issue 20:
-            # integers only, the same on every route; tests/server/test_public_limits.py), so
+            # JSON Schema counts 4.0 as an integer; the server refuses it on purpose (integers
+            # only, the same on every route; tests/server/test_public_limits.py), so
             # "schema-valid data is accepted" cannot hold for numbers. Every other check runs.
             "--exclude-checks",
             "positive_data_acceptance",

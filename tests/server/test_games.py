@@ -48,7 +48,7 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
         ann = await join(http, a, "Ann")
         bob = await join(http, a, "Bob")
         await add_bots(http, ann, 1, "heuristic")
-        await add_bots(http, ann, 1, "random")  # Ann hosts (issue 8): she adds every bot
+        await add_bots(http, ann, 1, "random")  # Ann hosts: she adds every bot
         # Table B: three people, a private table.
         b = await create_table(http, 3, public=False)
         b_seats = [await join(http, b, name) for name in ("Cy", "Di", "Ed")]

@@ -1,4 +1,4 @@
-"""Hard bots at a real server (issue 19): added by the host, seated by the queue, they think in
+"""Hard bots at a real server: added by the host, seated by the queue, they think in
 the worker processes and play whole games; the API names each bot's kind."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ async def _stand_in_kind(
     http: httpx.AsyncClient, server: ServerProcess, chosen: str | None
 ) -> dict[str, Any]:
     """Bob leaves a started game, Ann hands his seat to a bot: the table's player record."""
-    # Untimed: at a timed table (the default since issue 18) the server hands the seat over by
+    # Untimed: at a timed table (the default) the server hands the seat over by
     # itself once the grace has passed, racing Ann's request.
     r = await http.post(
         "/api/tables",

@@ -1,4 +1,4 @@
-"""The host of a table (issue 8): the first person to sit; only the host adds or removes bots,
+"""The host of a table: the first person to sit; only the host adds or removes bots,
 removes a player, changes the settings and starts; when the host leaves, the next person hosts."""
 
 from __future__ import annotations

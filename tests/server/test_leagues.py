@@ -59,6 +59,11 @@ async def test_a_league_game_counts_in_its_league_only(
         assert (r.status_code, r.json()["detail"]["code"]) == (403, "not_member")
         r = await cy.post(f"/api/leagues/{friday['id']}/tables", json={"seats": 3})
         assert r.status_code == 403
+        # A league's table may be slow, played over days, like any table.
+        r = await ann.post(f"/api/leagues/{friday['id']}/tables", json={"seats": 3, "pace": "slow"})
+        assert r.status_code == 201, r.text
+        slow = r.json()
+        assert (slow["turn_seconds"], slow["grace_seconds"]) == (86400, 2 * 86400), slow
         mine = [x["id"] for x in (await ann.get("/api/leagues")).json()]
         assert mine == [friday["id"], other["id"]]
 

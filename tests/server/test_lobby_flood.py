@@ -1,4 +1,4 @@
-"""Issue 26 §3: one address flooding the lobby with empty tables. Real servers, real sockets,
+"""One address flooding the lobby with empty tables. Real servers, real sockets,
 SQLite and Postgres.
 
 - under one address's table flood at the default limits, a table where a person waits is listed

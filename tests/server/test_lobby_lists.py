@@ -37,8 +37,7 @@ async def _online(
     name: str,
     sockets: list[SeatClient],
 ) -> None:
-    """Join and keep the table page open: quick play seats people only beside someone online
-    (issue 8)."""
+    """Join and keep the table page open: quick play seats people only beside someone online."""
     seat = await join(http, table_id, name)
     client = SeatClient(server.ws, table_id, seat.token, seat.seat)
     await client.connect()
@@ -134,7 +133,7 @@ async def test_quickplay_prefers_the_fullest_table_of_the_size_asked(
         # No size asked: the public table closest to full (never the private one).
         first = await _quickplay(http, "Fay")
         assert (first["table_id"], first["seat"]) == (three, 2)
-        # Never at a table where nobody is online (issue 8): not the empty 6-seat table, not
+        # Never at a table where nobody is online: not the empty 6-seat table, not
         # the 5-seat table whose one player is away; the open table with someone online instead.
         second = await _quickplay(http, "Gus", seats=6)
         assert (second["table_id"], second["seat"]) == (four, 1)
@@ -158,7 +157,7 @@ async def test_quickplay_prefers_the_fullest_table_of_the_size_asked(
         ):
             r = await http.post("/api/quickplay", json=body)
             assert r.status_code == 422, body
-            # A blank name has its own code (issue 20).
+            # A blank name has its own code.
             expected = "invalid_name" if body.get("name") == "   " else "invalid_request"
             assert r.json()["detail"]["code"] == expected
         assert (await http.get("/api/tables")).json() == before

@@ -1,4 +1,4 @@
-"""Issue 26 §7: what one address's refused requests cost the log is bounded (app.core.refusals,
+"""What one address's refused requests cost the log is bounded (app.core.refusals,
 app.core.logs). A real server with the production limits, storms from one address:
 
 - a reconnect storm past `SOCKET_RATE_BURST`, table creation past `HTTP_RATE_BURST`, and

@@ -18,8 +18,8 @@ from tests import zygote
 from tests.server.harness import REPO, Database, db_rows
 
 TABLES = {"tables", "seats", "games", "actions"}
-TABLES |= {"queue_entries"}  # the matchmaking queue (issue 8)
-TABLES |= {"table_messages"}  # table chat (issue 8)
+TABLES |= {"queue_entries"}  # the matchmaking queue
+TABLES |= {"table_messages"}  # table chat
 TABLES |= {"analyses", "analysis_decisions"}  # the analysis of finished games
 # Players who come back: identity, history and ratings (app.store.player_rows).
 TABLES |= {"players", "player_secrets", "player_claims", "game_results", "game_placements"}

@@ -1,4 +1,4 @@
-"""Issue 11 §4: names are normalised (NFKC, spaces, combining marks), compared without case or
+"""Names are normalised (NFKC, spaces, combining marks), compared without case or
 width, and the bots' names are reserved; on SQLite and Postgres."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ async def test_names_at_a_table(database: Database, server_factory: ServerFactor
         )
 
 
-# -- issue 20: blank-looking and look-alike names, and the schema that states the rule ----------
+# -- blank-looking and look-alike names, and the schema that states the rule ----------
 
 BLANK_LOOKING = ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", " \u3164 \u2800 ", "\ufe0f"]
 # Each shows exactly as "Host" on screen.
@@ -105,7 +105,7 @@ def test_blank_looking_and_look_alike_names() -> None:
     # Look-alikes from other scripts are the same name; different letters are not.
     assert names.same("H\u043est", "Host") and names.same("\u041d\u043e\u0455t", "host")
     assert names.same("B\u03bfb", "Bob") and names.same("IAN", "ian")
-    # Issue 26: marks fold too ("Zoë" beside "Zoe" reads as the same name); letters do not.
+    # Marks fold too ("Zoë" beside "Zoe" reads as the same name); letters do not.
     assert names.same("Zo\u00eb", "Zoe") and not names.same("Zoe", "Zoa")
     assert not names.same("Ann", "Anne")
     assert names.normalise("Botany 3") == "Botany 3" and names.normalise("Ann \u2764\ufe0f")

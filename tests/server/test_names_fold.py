@@ -1,4 +1,4 @@
-"""Issue 26 §8: names that drew nothing, were far too wide, read as a bot's, or looked like a
+"""Names that drew nothing, were far too wide, read as a bot's, or looked like a
 seated player's were still accepted. Each is refused for its own reason, by the server and by the
 schema's pattern, while ordinary names in many scripts still sit down; SQLite and Postgres."""
 

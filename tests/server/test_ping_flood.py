@@ -1,4 +1,4 @@
-"""Issue 26 §12: WebSocket ping frames spend the socket's message budget (app.wire.frames).
+"""WebSocket ping frames spend the socket's message budget (app.wire.frames).
 
 uvicorn answers a ping inside its WebSocket protocol, before the application sees anything: a
 client sending pings without end used to be answered every time, and 686,200 of them from four

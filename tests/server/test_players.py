@@ -135,3 +135,38 @@ async def test_a_player_comes_back_and_signs_in_on_another_device(
         # Signing out here forgets this browser's secret.
         assert (await laptop.post("/api/me/signout")).status_code == 204
         assert (await laptop.get("/api/me/games")).json()["detail"]["code"] == "not_signed_in"
+
+
+async def test_my_games_lists_first_the_tables_waiting_for_me(
+    database: Database, server_factory: Any
+) -> None:
+    server: ServerProcess = server_factory(database)
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as ann:
+        await ann.get("/api/me")  # a first visit makes her player
+
+        async def seated(timed: bool) -> Seat:
+            seat = await join(ann, await create_table(ann, 3, timed=timed), "Ann")
+            link = {"table_id": seat.table_id, "token": seat.token}
+            assert (await ann.post("/api/me/seats", json=link)).status_code == 204
+            return seat
+
+        async def playing(timed: bool) -> Seat:
+            # With two random bots, who bid at once: the game waits for Ann's bid.
+            seat = await seated(timed)
+            await add_bots(ann, seat, 2, "random")
+            await start(ann, seat)
+            return seat
+
+        # A timed game, then an untimed one, both waiting for her; last, a table not started.
+        timed, untimed, waiting = await playing(True), await playing(False), await seated(False)
+        games = (await ann.get("/api/me/games")).json()
+        order = [(g["table_id"], g["your_move"]) for g in games["current"]]
+        # The one that times out first, then the untimed one, then the rest (the latest
+        # change first would put the open table first).
+        assert order == [
+            (timed.table_id, True),
+            (untimed.table_id, True),
+            (waiting.table_id, False),
+        ], order
+        assert games["current"][0]["deadline"] is not None
+        assert games["awaiting"] == 2

@@ -1,4 +1,4 @@
-"""Presence stored in the database (issue 8): every server process agrees on who is online, a
+"""Presence stored in the database: every server process agrees on who is online, a
 crashed process's seats go away after a few heartbeats, and open tables nobody is connected to
 close by themselves (and quick play never seats anyone at a table where nobody is online)."""
 

@@ -1,4 +1,4 @@
-"""Issue 20: what one address could still do, refused. Real servers with the production limits
+"""What one address could still do, refused. Real servers with the production limits
 (where a test aims at one), real sockets, SQLite and Postgres.
 
 - a reconnect storm is refused past `SOCKET_RATE_BURST` (close 4429, `socket_rate_limited`);
@@ -151,7 +151,7 @@ async def test_spectators_labels_are_the_servers_and_unique(
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
     # Spectators choosing keys (the same one, or one each) get labels of the server's choosing.
-    # Each from an address of its own: one address is one spectator (issue 26).
+    # Each from an address of its own: one address is one spectator.
     watchers = [
         await _chat(server, table_id, None, None, f"127.0.1.{n}", viewer="the-same-chosen-key")
         for n in range(12)

@@ -1,4 +1,4 @@
-"""Issue 20: a finished game's replay and record are computed once, served with cache headers and
+"""A finished game's replay and record are computed once, served with cache headers and
 an ETag (304 on If-None-Match), and reads that cost are limited per address, so that flooding
 the replay of a long game from one address does not slow another table down (the flood is
 answered from memory: asserted here by the number of computations; the times it costs the other

@@ -53,7 +53,7 @@ async def test_bad_queue_input_is_refused_and_changes_nothing(
         ):
             r = await http.post("/api/queue", json=body)
             assert r.status_code == 422, (body, r.text)
-            # A name the server refuses has its own code (issue 20).
+            # A name the server refuses has its own code.
             bad_name = body.get("name") in ("Bot 2", "   ", "A\u0000n")
             assert r.json()["detail"]["code"] == (
                 "invalid_name" if bad_name else "invalid_request"

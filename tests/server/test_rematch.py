@@ -1,4 +1,4 @@
-"""Play again with the same players (issue 8): the first call opens a new table with the same
+"""Play again with the same players: the first call opens a new table with the same
 settings, linked from the old one; each person who accepts is seated there once."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Issue 11 §1 and §3: identifiers.
+"""Identifiers.
 
-§1: the ids of the server's own actions (bots, time-outs) live in a namespace no client can write,
+- the ids of the server's own actions (bots, time-outs) live in a namespace no client can write,
 so a player cannot make a bot bid nothing, freeze a game, or switch off another seat's timer by
 sending the id the server is about to use.
-§3: every identifier in a path, a query or a frame is checked at the edge (pattern and range): a
+- every identifier in a path, a query or a frame is checked at the edge (pattern and range): a
 4xx or an `error`, never a 500, a traceback or a database error; on SQLite and on Postgres.
 """
 
@@ -55,7 +55,7 @@ async def _my_turn(client: SeatClient, timeout: float = 30.0) -> dict[str, Any] 
     return prompt
 
 
-# -- §1: the server's action ids ------------------------------------------------------------------
+# -- the server's action ids ------------------------------------------------------------------
 
 
 async def test_a_player_using_the_bots_ids_cannot_stop_them(
@@ -176,7 +176,7 @@ async def test_a_player_cannot_switch_off_another_seats_timer(
     _clean_log(server)
 
 
-# -- §3: odd identifiers at the edge -----------------------------------------------------------
+# -- odd identifiers at the edge -----------------------------------------------------------
 
 ODD_IDS = ["%00", "a%00b", "%FF", "x" * 33, "abc%0A", "..%2F..", "%E2%80%AE", "a b", "%20"]
 ODD_SEATS = ["2147483648", "-2147483649", "99999999999", "-1", "6", "1e3", "0x1", "%00"]

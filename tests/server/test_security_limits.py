@@ -1,4 +1,4 @@
-"""Issue 11 §2, §5, §6: limits per client address and per process, lobby flooding, small edges.
+"""Limits per client address and per process, lobby flooding, small edges.
 
 The second client address is 127.0.0.2 (the whole of 127/8 is loopback on Linux; the server
 listens on 127.0.0.1 only): the client socket is bound to it as its source address.
@@ -53,7 +53,7 @@ async def _admitted(ws: Any) -> bool:
     raise AssertionError("a refused socket stayed open")
 
 
-# -- §2: sockets ---------------------------------------------------------------------------------
+# -- sockets ---------------------------------------------------------------------------------
 
 
 async def test_sockets_per_address_are_limited_and_freed(
@@ -140,7 +140,7 @@ async def test_a_seat_reconnecting_in_a_loop_does_not_flood_the_table(
     await watcher.close()
 
 
-# -- §5: lobby flooding ------------------------------------------------------------------------
+# -- lobby flooding ------------------------------------------------------------------------
 
 
 async def test_a_burst_of_tables_from_one_address_gets_429_while_another_can(
@@ -233,7 +233,7 @@ async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
         await advance(http, 61)
         listed = await until(lobby_without_abandoned, 20, "the idle table leaves the lobby")
         assert waiting in listed, listed
-        # Idle with nobody connected, it closes (issue 8): a join is refused, the table itself
+        # Idle with nobody connected, it closes: a join is refused, the table itself
         # stays reachable by its link and says so.
         r = await http.post(f"/api/tables/{abandoned}/join", json={"name": "Bob"})
         assert (r.status_code, r.json()["detail"]["code"]) == (410, "table_closed")
@@ -248,7 +248,7 @@ async def test_idle_tables_leave_the_lobby_unless_someone_seated_is_online(
         await ws.close()
 
 
-# -- §6: smaller -------------------------------------------------------------------------------
+# -- smaller -------------------------------------------------------------------------------
 
 
 async def test_options_lists_every_method_and_the_schema_states_the_name_rule(
@@ -258,7 +258,7 @@ async def test_options_lists_every_method_and_the_schema_states_the_name_rule(
     assert r.status_code == 405
     assert {m.strip() for m in r.headers["Allow"].split(",")} == {"GET", "POST"}
     r = await http.put("/api/tables/abc")
-    assert r.status_code == 405 and r.headers["Allow"] == "GET, PATCH"  # PATCH: the host (issue 8)
+    assert r.status_code == 405 and r.headers["Allow"] == "GET, PATCH"  # PATCH: the host
     schema = (await http.get("/openapi.json")).json()
     name = schema["components"]["schemas"]["JoinTable"]["properties"]["name"]
     assert name["pattern"].startswith("^") and "u0000" in name["pattern"]

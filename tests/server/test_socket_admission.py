@@ -1,4 +1,4 @@
-"""Issue 16: the table socket and the queue socket admit through one function of the edge
+"""The table socket and the queue socket admit through one function of the edge
 (app/edge/sockets.py `admit`): a queue socket counts against the same limits on sockets as the
 table sockets, and one beyond a limit is refused the same way (`too_many_sockets`, then 4429)."""
 

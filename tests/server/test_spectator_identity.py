@@ -1,4 +1,4 @@
-"""Issue 26 §9: a spectator's identity. The viewer key (which lets a socket speak under a
+"""A spectator's identity. The viewer key (which lets a socket speak under a
 spectator's label) stays out of the log, is not honoured from another address while its owner is
 connected, and is not needed to keep one's label: one address is one spectator at a table. A chat
 line that shows nothing (U+2800) is empty. Real servers and sockets, SQLite and Postgres.

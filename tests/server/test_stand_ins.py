@@ -1,4 +1,4 @@
-"""Absent players (issue 8): another seated person hands a seat whose person has been away for the
+"""Absent players: another seated person hands a seat whose person has been away for the
 grace period to a bot, which plays it to the end; the person comes back and takes the seat back at
 their next prompt; and every refusal (too early, an online seat, not seated, a spectator)."""
 
@@ -42,7 +42,7 @@ def _player(table: dict[str, Any], seat: int) -> dict[str, Any]:
 async def _setup(
     http: httpx.AsyncClient, server: ServerProcess, grace: int = GRACE
 ) -> tuple[str, Seat, Seat, SeatClient, SeatClient]:
-    # Untimed (issue 18 made time limits the default): here seated people hand the seat over;
+    # Untimed (time limits are the default): here seated people hand the seat over;
     # a timed table's server does it by itself once the grace has passed.
     r = await http.post(
         "/api/tables",

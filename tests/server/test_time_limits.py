@@ -1,4 +1,4 @@
-"""Time limits on every decision (issue 8): bids and tie-breaks (`turn_seconds`) and power decisions
+"""Time limits on every decision: bids and tie-breaks (`turn_seconds`) and power decisions
 (`choose_seconds`) time out to the engine's default through the same path as any action, the log
 says so, a seat the clock answered for twice in a row gets a bot, and a restart keeps every
 deadline where it was."""

@@ -45,7 +45,7 @@ function place() {
   if (state.page === "waiting" && panel.previousElementSibling !== home) home.after(panel);
 }
 
-// -- issue 18: one conversation (the spectators' lines in their own style, unless a player turns
+// -- one conversation (the spectators' lines in their own style, unless a player turns
 // them off), and on a phone a chat tab that counts the lines not seen yet.
 
 let seenId = 0; // the highest line id the person has had in sight

@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 import { stonesEl } from "../cards.js";
 import { state, subscribe, update, mySeat, nameOf, isOver } from "../store.js";
 
-// -- play again with the same players (issue 8, lobby) --
+// -- play again with the same players --
 
 const rematch = { busy: false, error: null, hostName: null, fetched: null, bots: true };
 
@@ -69,7 +69,7 @@ function rematchEl() {
     const text = rematch.hostName ? t("end.again_link", { name: rematch.hostName }) : t("end.again_open");
     main = h("button", { type: "button", class: "btn primary", id: "rematch-join", disabled: rematch.busy, onclick: playAgain }, text);
   } else if (id) {
-    // A spectator watches the new table (issue 18: not its join form, which a full table refuses).
+    // A spectator watches the new table (not its join form, which a full table refuses).
     const watchPath = `/t/${encodeURIComponent(id)}?watch=1`;
     main = h("a", { class: "btn", id: "rematch-watch", href: watchPath }, t("end.again_watch"));
   }

@@ -69,7 +69,7 @@ function render() {
   }));
 }
 
-// -- timers and absent players (issue 8) --
+// -- timers and absent players --
 
 /** "bot playing for Bea" on a seat a bot plays for; on an absent player's seat, for the other
  *  seated players, the button that hands it to a bot (the server checks the grace period). */
@@ -99,7 +99,7 @@ function standInEl(seat, info, me) {
   return [away, h("div", { class: "seat-row standin-offer" }, h("span", { class: "tag away" }, t("table.away")), button, error)];
 }
 
-// Issue 18: a person who left is named in words on their seat, with the time until a bot plays
+// A person who left is named in words on their seat, with the time until a bot plays
 // for them at a timed table. Shown once they have been away a few seconds (a reload says nothing).
 const AWAY_SHOWN_AFTER_MS = 5000;
 

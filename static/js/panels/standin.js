@@ -1,4 +1,4 @@
-// Issue 8: when a bot plays for this browser's seat, the page says so and offers to take the seat
+// When a bot plays for this browser's seat, the page says so and offers to take the seat
 // back; when the seat has just been given back, it says that too.
 
 import { h, $, fill, api, ApiError } from "../common.js";

@@ -1,5 +1,5 @@
 // The top bar during a game: whose move it is, the countdown of a timed round, the connection
-// banner; and the "your turn" alerts (issue 18): the tab's title blinks while the page is hidden,
+// banner; and the "your turn" alerts: the tab's title blinks while the page is hidden,
 // an optional chime (off by default, remembered) and an opt-in browser notification while hidden;
 // none of them while the player has nothing to do. Time warnings are announced politely.
 
@@ -159,7 +159,10 @@ function renderTurn() {
 
 function formatClock(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  const ss = String(total % 60).padStart(2, "0");
+  // A slow table's decision waits a day or more: hours, not 1440 minutes.
+  if (total >= 3600) return `${Math.floor(total / 3600)}:${String(Math.floor(total / 60) % 60).padStart(2, "0")}:${ss}`;
+  return `${Math.floor(total / 60)}:${ss}`;
 }
 
 function tickCountdown() {

@@ -9,7 +9,7 @@ import { connect, stop } from "../socket.js";
 
 const tablePath = () => `/api/tables/${encodeURIComponent(state.tableId)}`;
 
-/** Issue 18: the table's time limits and stand-ins in one sentence (waiting room, join page). */
+/** The table's time limits and stand-ins in one sentence (waiting room, join page). */
 export function limitsText(table) {
   const grace = formatSeconds(table.grace_seconds || 0);
   if (!table.turn_seconds && !table.choose_seconds) return t("table.no_limits", { grace });
@@ -22,7 +22,7 @@ export function limitsText(table) {
 
 function renderJoin() {
   const table = state.table;
-  // Issue 18: the table's name, its host, who sits there and its settings; not a raw id.
+  // The table's name, its host, who sits there and its settings; not a raw id.
   $("#join-title").textContent = table ? `${t("table.join_title")} — ` : t("table.join_title");
   if (table) $("#join-title").append(...h("span", {}, tableTitle(table, state.tableId)).childNodes);
   const info = $("#join-table-info");
@@ -56,7 +56,7 @@ function renderStarted() {
   const replay = $("#started-replay");
   replay.hidden = !(over && table.game_id);
   if (over && table.game_id) replay.href = `/replay/${encodeURIComponent(table.game_id)}`;
-  // Its players opened a new table to play again: point there (issue 8).
+  // Its players opened a new table to play again: point there.
   let again = $("#started-rematch");
   if (table && table.rematch_id) {
     if (!again) {
@@ -71,7 +71,7 @@ function renderStarted() {
 }
 
 /** The host's × beside a seat: a bot leaves, a person is removed (their token stops working),
- *  once the host confirms (issue 18). */
+ *  once the host confirms. */
 function removeButton(p) {
   const path = p.bot ? `${tablePath()}/bots/${p.seat}` : `${tablePath()}/seats/${p.seat}`;
   return h("button", {
@@ -91,7 +91,7 @@ function presenceTitle(p) {
   return `${t("table.disconnected")} (${t("table.away_since", { time })})`;
 }
 
-/** Issue 8: show a limit in its select, adding it when the table has one the list lacks (set
+/** Show a limit in its select, adding it when the table has one the list lacks (set
  *  through the API), so that saving the other settings keeps it. */
 function setSeconds(select, seconds) {
   const value = seconds ? String(seconds) : "";
@@ -112,15 +112,15 @@ function renderHost(table, me) {
       : me !== null ? t("table.waiting_host", { name: iso(host.name) }) : t("table.hosted_by", { name: iso(host.name) }));
   }
   $("#add-bot").hidden = !iHost;
-  $("#bot-kind").hidden = !iHost; // issue 19: easy / normal / hard
+  $("#bot-kind").hidden = !iHost; // easy / normal / hard
   $("#start-game").hidden = !iHost;
   const settings = $("#table-settings");
   settings.hidden = !iHost;
   if (iHost && !settings.open) {
     $("#settings-public").checked = Boolean(table.public);
     setSeconds($("#settings-timer"), table.turn_seconds);
-    setSeconds($("#settings-choose-timer"), table.choose_seconds); // issue 8
-    $("#settings-stand-in").value = table.stand_in_kind === "hard" ? "hard" : "heuristic"; // issue 19
+    setSeconds($("#settings-choose-timer"), table.choose_seconds);
+    $("#settings-stand-in").value = table.stand_in_kind === "hard" ? "hard" : "heuristic";
   }
   return iHost;
 }
@@ -157,7 +157,7 @@ function renderWaiting() {
   $("#start-game").disabled = !full;
   $("#start-hint").hidden = !iHost || full;
   const timerHint = $("#timer-hint");
-  timerHint.hidden = false; // issue 18: the time limits (or their absence) are always said
+  timerHint.hidden = false; // the time limits (or their absence) are always said
   timerHint.textContent = limitsText(table);
   $("#waiting-spectator").hidden = seated;
 }
@@ -205,9 +205,9 @@ async function saveSettings(ev) {
   ev.preventDefault();
   const timer = $("#settings-timer").value;
   const body = { public: $("#settings-public").checked, turn_seconds: timer ? Number(timer) : null };
-  const chooseTimer = $("#settings-choose-timer").value; // issue 8: time for power decisions
+  const chooseTimer = $("#settings-choose-timer").value; // time for power decisions
   body.choose_seconds = chooseTimer ? Number(chooseTimer) : null;
-  body.stand_in_kind = $("#settings-stand-in").value; // issue 19: normal unless the host picks hard
+  body.stand_in_kind = $("#settings-stand-in").value; // normal unless the host picks hard
   await waitingAction($("#settings-save"), () => api("PATCH", tablePath(), { body, token: state.seat.token }));
   $("#table-settings").open = false;
   renderWaiting();

@@ -254,7 +254,7 @@ export default {
   "chat.error.chat_empty": "Write something first.",
   "chat.error.name_taken": "Someone at this table has this name, or one that looks like it.",
   "chat.error.invalid_name": "This name cannot be used (40 characters at most, no invisible characters, not a bot’s): try another.",
-  "chat.name_label": "Your name as a spectator",
+  "chat.name_label": "Spectator’s name",
   "chat.name_set": "Use this name",
   "chat.you_are": "You are {name}.",
   "chat.error.chat_too_long": "A message holds 300 characters at most.",

@@ -255,7 +255,7 @@ export default {
   "chat.error.chat_empty": "Écrivez d’abord quelque chose.",
   "chat.error.name_taken": "Quelqu’un à cette table a ce nom, ou un nom qui lui ressemble.",
   "chat.error.invalid_name": "Ce nom n’est pas possible (40 caractères au plus, aucun caractère invisible, pas celui d’un robot) : essayez-en un autre.",
-  "chat.name_label": "Votre nom de spectateur",
+  "chat.name_label": "Nom de spectateur",
   "chat.name_set": "Prendre ce nom",
   "chat.you_are": "Vous êtes {name}.",
   "chat.error.chat_too_long": "Un message fait 300 caractères au plus.",

@@ -293,7 +293,9 @@ $("#learn-button").addEventListener("click", (ev) => {
 setupQueue(requireName, showError);
 
 $("#refresh").addEventListener("click", refresh);
-nameInput.value = savedName();
+// The page shows the field before this module runs (it waits for the card catalogue): keep
+// what was typed meanwhile.
+if (!nameInput.value.trim()) nameInput.value = savedName();
 nameInput.addEventListener("change", () => { if (currentName()) saveName(currentName()); });
 
 setupLanguageSwitch(rerender);

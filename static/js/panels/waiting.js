@@ -233,7 +233,8 @@ function wireCopy(buttonSel, inputSel) {
 }
 
 export function mount() {
-  $("#join-name").value = savedName();
+  const joinName = $("#join-name");
+  if (!joinName.value.trim()) joinName.value = savedName(); // keep what was typed before this ran
   $("#join-form").addEventListener("submit", join);
   const token = () => state.seat.token;
   $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>

@@ -269,7 +269,9 @@ async def test_no_frame_or_answer_carries_a_players_secret_or_sign_in_link(
         table = await start(other, bob)
         await asyncio.gather(
             *(p.play_until_over(90) for p in players),
-            spectator.wait_for(lambda m: m["type"] == "state" and m["view"]["winner"], 90),
+            spectator.wait_for(
+                lambda m: m["type"] == "state" and m["view"]["winner"] is not None, 90
+            ),
         )
         game = table["game_id"]
         answers = [

@@ -151,24 +151,37 @@ def test_every_card_place_explains_its_card(server: Server, new_page: NewPage) -
     seat = seat_of(page, table_id)
     with SeatDriver(server, table_id, seat["token"]) as driver:
         driver.play_until(_held_at_my_bid(seat["seat"]))
-    badge = page.locator("#seats .doppel-badge [data-card-help=doppelganger]")
-    expect(badge).to_have_count(1)
-    badge.scroll_into_view_if_needed()
-    badge.hover()
-    _shows(page, catalogue, badge)
-    page.mouse.move(1, 1)
-    expect(popover).to_be_hidden()
-    badge.focus()
-    _shows(page, catalogue, badge)
-    page.keyboard.press("Escape")
-    expect(popover).to_be_hidden()
-    badge.tap()
-    _shows(page, catalogue, badge)
-    badge.tap()
-    expect(popover).to_be_hidden()
+        # The bots bid too, then the game waits for Ann: the page draws that state (and the
+        # second socket stays open meanwhile: its leaving would draw the seats again, under the
+        # pointer).
+        page.evaluate("async () => { window.probeStore = await import('/static/js/store.js'); }")
+        page.wait_for_function(
+            """(seat) => {
+              const v = window.probeStore.state.view;
+              return v.awaiting.length === 1 && v.awaiting[0].seat === seat;
+            }""",
+            arg=seat["seat"],
+        )
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        badge = page.locator("#seats .doppel-badge [data-card-help=doppelganger]")
+        expect(badge).to_have_count(1)
+        badge.scroll_into_view_if_needed()
+        badge.hover()
+        _shows(page, catalogue, badge)
+        page.mouse.move(1, 1)
+        expect(popover).to_be_hidden()
+        badge.focus()
+        _shows(page, catalogue, badge)
+        page.keyboard.press("Escape")
+        expect(popover).to_be_hidden()
+        badge.tap()
+        _shows(page, catalogue, badge)
+        badge.tap()
+        expect(popover).to_be_hidden()
 
-    # A held card (the Doppelganger's badge) and a prompt's options naming cards (a Ghost's),
-    # drawn by the page's own renderers.
+    # A prompt's options naming cards (a Ghost's), drawn by the page's own renderer.
     page.evaluate(
         """async () => {
           const forms = await import("/static/js/forms.js");

@@ -1,5 +1,5 @@
 // The header every page shares, built here once into the page's placeholder, <header
-// class="topbar">: the brand (home; "back to the lobby" on the pages of a game and the rules), the
+// class="topbar">: a link to skip it (the first thing a keyboard reaches), the brand (home; "back to the lobby" on the pages of a game and the rules), the
 // page's own items (a table's turn banner and clock) left where they are, the links to the rules
 // and to the player's games, and the language switch. The placeholder says what the page wants:
 //   data-header-brand="back"              the brand reads "Back to the lobby"
@@ -22,6 +22,18 @@ const LINKS = {
   me: '<a class="me-link" href="/me"><span data-i18n="me.link">My games</span> <span class="count-badge" data-awaiting-badge hidden></span></a>',
 };
 
+// Skipping moves the focus into the page's <main> without touching the address: the players'
+// page reads a sign-in code and a league's invite from the address's #fragment.
+const SKIP = '<a class="skip-link" href="#main" data-i18n="app.skip">Skip to the content</a>';
+
+function skipToMain(ev) {
+  const main = document.querySelector("main");
+  if (!main) return;
+  ev.preventDefault();
+  if (!main.hasAttribute("tabindex")) main.setAttribute("tabindex", "-1");
+  main.focus();
+}
+
 const LANG_SWITCH = `<div class="lang-switch" role="group" data-i18n-attr="aria-label:lang.label">
   <button type="button" data-lang-button="en" lang="en" aria-label="English">EN</button>
   <button type="button" data-lang-button="fr" lang="fr" aria-label="Français">FR</button>
@@ -33,6 +45,8 @@ export function buildHeader(header) {
   const links = (header.dataset.headerLinks || "").split(/\s+/).filter(Boolean);
   header.insertAdjacentHTML("afterbegin", BRAND[header.dataset.headerBrand === "back" ? "back" : "home"]);
   header.insertAdjacentHTML("beforeend", links.map((name) => LINKS[name] || "").join("") + LANG_SWITCH);
+  header.insertAdjacentHTML("beforebegin", SKIP);
+  header.previousElementSibling.addEventListener("click", skipToMain);
 }
 
 if (typeof document !== "undefined") buildHeader(document.querySelector("header.topbar"));

@@ -6,6 +6,7 @@
 export default {
   "app.title": "Dragonstones Online",
   "app.tagline": "Fist of Dragonstones — the blind-bid auction game of the enchanted forest",
+  "app.skip": "Skip to the content",
   "lang.label": "Language",
   "learn.start": "Learn to play",
   "learn.default_name": "Newcomer",

@@ -7,6 +7,7 @@
 export default {
   "app.title": "Dragonstones Online",
   "app.tagline": "Aux pierres du dragon — le jeu d’enchères à poing fermé de la forêt enchantée",
+  "app.skip": "Aller au contenu",
   "lang.label": "Langue",
   "learn.start": "Apprendre à jouer",
   "learn.default_name": "Novice",

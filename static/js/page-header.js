@@ -1,13 +1,14 @@
 // The header every page shares, built here once into the page's placeholder, <header
-// class="topbar">: a link to skip it (the first thing a keyboard reaches), the brand (home; "back to the lobby" on the pages of a game and the rules), the
-// page's own items (a table's turn banner and clock) left where they are, the links to the rules
-// and to the player's games, and the language switch. The placeholder says what the page wants:
+// class="topbar">: a link to skip it (the first thing a keyboard reaches), the brand (home;
+// "back to the lobby" on the pages of a game and the rules), the page's own items (a table's
+// turn banner and clock) left where they are, the links to the rules and to the player's games,
+// and the language switch. The placeholder says what the page wants:
 //   data-header-brand="back"              the brand reads "Back to the lobby"
 //   data-header-links="rules me"          the rules link, the player's games link (with its badge);
 //                                         "rules-aside" opens the rules in a new tab (a game stays)
-// app-shell.js, the first module of every page, imports this one: the header is whole before the
-// page's own module looks for its switch and badge; its texts are filled with the rest of the
-// page's static texts (i18n.js applyStatic, in the page's language).
+// Every page loads it as its first module (modules run in their order in the page): the header
+// is whole before the page's own module looks for its switch and badge; its texts are filled with
+// the rest of the page's static texts (i18n.js applyStatic, in the page's language).
 
 const GEMS = '<span class="brand-stones" aria-hidden="true"><i class="gem red"></i><i class="gem blue"></i><i class="gem yellow"></i></span>';
 

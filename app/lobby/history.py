@@ -84,11 +84,20 @@ class History:
     async def rating(self, key: str) -> RatingRec | None:
         return (await self.store.ratings([key])).get(key)
 
-    async def rebuild(self) -> tuple[dict[str, RatingRec], list[str]]:
-        """Every rating recomputed from the history and stored; and the keys whose stored
-        rating was not exactly the recomputed one."""
+    async def everything(self) -> list[Result]:
+        """Every recorded game in recording order, the finished ones not recorded yet first
+        recorded."""
         await self.record_pending()
-        rebuilt = ratings.rebuild([r async for r in self.store.everything()])
+        return [r async for r in self.store.everything()]
+
+    async def rebuild(
+        self, results: list[Result] | None = None
+    ) -> tuple[dict[str, RatingRec], list[str]]:
+        """Every rating recomputed from the history (`results`: as `everything` gives it) and
+        stored; and the keys whose stored rating was not exactly the recomputed one."""
+        if results is None:
+            results = await self.everything()
+        rebuilt = ratings.rebuild(results)
         stored = await self.store.ratings(sorted(rebuilt))
         differ = sorted(k for k, r in rebuilt.items() if stored.get(k) != r)
         await self.store.replace_ratings(rebuilt)

@@ -59,6 +59,7 @@ async def results_with_placements(session: AsyncSession, rows: list[GameResultRo
             rated=r.rated,
             finished_at=as_utc(r.finished_at),
             placements=by_result[r.id],
+            league_id=r.league_id,
         )
         for r in rows
     ]

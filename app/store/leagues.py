@@ -1,16 +1,28 @@
 """Friends' leagues as stored (app.store.player_ports.LeagueStore): a league and its invite code,
-its members, the tables made for it, and its recorded games. The same SQL on both databases."""
+its members, the tables made for it, its recorded games, and its standings (ratings and pairs)
+folded in up to a recorded game. The same SQL on both databases: a fold is written only if the
+league's `folded_through` is still what the reader saw (one guarded UPDATE, which also makes a
+second reader folding at once wait for the first and then write nothing)."""
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.db import Database
 from app.store.errors import mapped
 from app.store.history import results_with_placements
 from app.store.models import TableRow, as_utc, utcnow
-from app.store.player_ports import LeagueRec, PlayerRec, Result
-from app.store.player_rows import GameResultRow, LeagueMemberRow, LeagueRow, PlayerRow
+from app.store.player_ports import LeagueRec, PairRec, PlayerRec, RatingRec, Result, Standing
+from app.store.player_rows import (
+    GameResultRow,
+    LeagueMemberRow,
+    LeaguePairRow,
+    LeagueRatingRow,
+    LeagueRow,
+    PlayerRow,
+)
+from app.store.tables import one_row
 
 
 def _rec(row: LeagueRow) -> LeagueRec:
@@ -93,3 +105,109 @@ class SqlLeagues:
                 )
             )
             return await results_with_placements(session, rows[::-1])
+
+    async def results_after(self, league_id: str, after: int, limit: int) -> list[Result]:
+        async with self.db.sessions() as session:
+            rows = list(
+                await session.scalars(
+                    select(GameResultRow)
+                    .where(GameResultRow.league_id == league_id, GameResultRow.id > after)
+                    .order_by(GameResultRow.id)
+                    .limit(limit)
+                )
+            )
+            return await results_with_placements(session, rows)
+
+    async def standing(self, league_id: str) -> Standing:
+        async with self.db.sessions() as session:
+            folded = await session.scalar(
+                select(LeagueRow.folded_through).where(LeagueRow.id == league_id)
+            )
+            rated = await session.scalars(
+                select(LeagueRatingRow).where(LeagueRatingRow.league_id == league_id)
+            )
+            ratings = {
+                r.key: RatingRec(key=r.key, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins)
+                for r in rated
+            }
+            paired = await session.scalars(
+                select(LeaguePairRow).where(LeaguePairRow.league_id == league_id)
+            )
+            pairs = {(p.a, p.b): PairRec(p.a, p.b, p.games, p.a_ahead, p.b_ahead) for p in paired}
+        return Standing(league_id, folded or 0, ratings, pairs)
+
+    async def fold(self, was: Standing, now: Standing) -> bool:
+        async with self.db.write() as session:
+            moved = await session.execute(
+                update(LeagueRow)
+                .where(
+                    LeagueRow.id == was.league_id, LeagueRow.folded_through == was.folded_through
+                )
+                .values(folded_through=now.folded_through)
+            )
+            if not one_row(moved):
+                return False
+            await _write(session, now)
+        return True
+
+    async def replace_standing(self, standing: Standing) -> None:
+        async with self.db.write() as session:
+            await session.execute(
+                update(LeagueRow)
+                .where(LeagueRow.id == standing.league_id)
+                .values(folded_through=standing.folded_through)
+            )
+            for row in (LeagueRatingRow, LeaguePairRow):
+                await session.execute(delete(row).where(row.league_id == standing.league_id))
+            await _write(session, standing, fresh=True)
+
+
+async def _write(session: AsyncSession, standing: Standing, fresh: bool = False) -> None:
+    """These ratings and pairs of the league, updated or added (`fresh`: none is stored)."""
+    league = standing.league_id
+    if fresh:
+        session.add_all(
+            LeagueRatingRow(
+                league_id=league, key=k, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins
+            )
+            for k, r in standing.ratings.items()
+        )
+        session.add_all(
+            LeaguePairRow(
+                league_id=league, a=p.a, b=p.b, games=p.games, a_ahead=p.a_ahead, b_ahead=p.b_ahead
+            )
+            for p in standing.pairs.values()
+        )
+        return
+    if standing.ratings:
+        keys = list(standing.ratings)
+        rated = {
+            r.key: r
+            for r in await session.scalars(
+                select(LeagueRatingRow).where(
+                    LeagueRatingRow.league_id == league, LeagueRatingRow.key.in_(keys)
+                )
+            )
+        }
+        for key, new in standing.ratings.items():
+            row = rated.get(key)
+            if row is None:
+                row = LeagueRatingRow(league_id=league, key=key)
+                session.add(row)
+            row.mu, row.sigma, row.games, row.wins = new.mu, new.sigma, new.games, new.wins
+    if standing.pairs:
+        paired = {
+            (p.a, p.b): p
+            for p in await session.scalars(
+                select(LeaguePairRow).where(
+                    LeaguePairRow.league_id == league,
+                    tuple_(LeaguePairRow.a, LeaguePairRow.b).in_(list(standing.pairs)),
+                )
+            )
+        }
+        for ab, pair in standing.pairs.items():
+            prow = paired.get(ab)
+            if prow is None:
+                prow = LeaguePairRow(league_id=league, a=pair.a, b=pair.b)
+                session.add(prow)
+            prow.games, prow.a_ahead, prow.b_ahead = pair.games, pair.a_ahead, pair.b_ahead

@@ -81,8 +81,10 @@ class History:
         await self.record_pending()
         return await self.store.results_of(player_id, before, limit)
 
-    async def rating(self, key: str) -> RatingRec | None:
-        return (await self.store.ratings([key])).get(key)
+    async def page(self, player_id: str, last: int) -> tuple[RatingRec | None, list[Result]]:
+        """A player's rating and last games, the games that ended recorded first."""
+        await self.record_pending()
+        return await self.store.rating_and_results(player_id, last)
 
     async def everything(self) -> list[Result]:
         """Every recorded game in recording order, the finished ones not recorded yet first

@@ -32,7 +32,7 @@ from app.store.player_ports import (
 
 # The recorded games a read folds into the stored standings at a time.
 FOLD_BATCH = 1000
-LAST_GAMES = 20
+LAST_GAMES = 20  # shown on the league's page
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,15 +162,20 @@ class Leagues:
         return league, members
 
     async def standings(self, player: PlayerRec, league_id: str) -> Standings:
-        league, members = await self.member_of(player, league_id)
-        standing = await self.current(league_id)
-        results = await self.store.results(league_id, LAST_GAMES)
+        view = await self.store.view(league_id, LAST_GAMES)
+        if view is None:
+            raise ServiceError(Code.NOT_FOUND, "there is no such league")
+        if player.id not in {m.id for m in view.members}:
+            raise ServiceError(Code.NOT_MEMBER, "only the league's members see it")
+        standing = view.standing
+        if view.last and view.last[-1].id > standing.folded_through:
+            standing = await self.current(league_id)  # games recorded since: folded in first
         return Standings(
-            league=league,
-            members=members,
+            league=view.league,
+            members=view.members,
             ratings=standing.ratings,
-            pairs=head_to_head(standing, [m.id for m in members]),
-            games=results[::-1],
+            pairs=head_to_head(standing, [m.id for m in view.members]),
+            games=view.last[::-1],
         )
 
     async def current(self, league_id: str) -> Standing:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import delete, select, text
+from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.db import Database
@@ -20,6 +21,9 @@ from app.store.player_ports import Ended, Placement, Rate, RatingRec, Result, Se
 from app.store.player_rows import GameResultRow, PlacementRow, RatingRow
 
 RECORDING_LOCK = 0x0D5A_0012  # Postgres's advisory lock of a recording
+# The tables themselves: Core statements of many rows, not the ORM's bulk modes.
+PLACEMENTS = cast(Table, PlacementRow.__table__)
+RATINGS = cast(Table, RatingRow.__table__)
 
 
 def _placement(row: PlacementRow) -> Placement:
@@ -113,6 +117,8 @@ class SqlHistory:
     async def record(
         self, ended: Ended, rated: bool, placements: list[Placement], rate: Rate
     ) -> bool:
+        # Core statements, not the ORM's unit of work: a recording is a handful of rows, and the
+        # unit of work cost most of its CPU.
         async with self.db.write() as session:
             await self._serialise(session)
             done = await session.scalar(
@@ -120,56 +126,78 @@ class SqlHistory:
             )
             if done is not None:
                 return False
-            result = GameResultRow(
-                game_id=ended.game_id,
-                table_id=ended.table_id,
-                players=ended.players,
-                rated=rated,
-                finished_at=ended.finished_at,
-                league_id=ended.league_id,
-            )
-            session.add(result)
-            await session.flush()
-            for p in placements:
-                session.add(
-                    PlacementRow(
-                        result_id=result.id, seat=p.seat, player_id=p.player_id,
-                        rating_key=p.rating_key, name=p.name[:64], bot_kind=p.bot_kind,
-                        left=p.left, score=p.score, place=p.place,
-                    )
-                )  # fmt: skip
+            result_id = await session.scalar(
+                insert(GameResultRow)
+                .values(
+                    game_id=ended.game_id, table_id=ended.table_id, players=ended.players,
+                    rated=rated, finished_at=ended.finished_at, league_id=ended.league_id,
+                )
+                .returning(GameResultRow.id)
+            )  # fmt: skip
+            await session.execute(
+                insert(PLACEMENTS),
+                [
+                    {
+                        "result_id": result_id, "seat": p.seat, "player_id": p.player_id,
+                        "rating_key": p.rating_key, "name": p.name[:64], "bot_kind": p.bot_kind,
+                        "left": p.left, "score": p.score, "place": p.place,
+                    }
+                    for p in placements
+                ],
+            )  # fmt: skip
             if rated:
                 await self._rate(session, placements, rate)
         return True
 
     async def _rate(self, session: AsyncSession, placements: list[Placement], rate: Rate) -> None:
         keys = sorted({p.rating_key for p in placements if p.rating_key is not None})
-        rows = {
-            r.key: r
-            for r in await session.scalars(select(RatingRow).where(RatingRow.key.in_(keys)))
-        }
+        found = await session.execute(
+            select(
+                RatingRow.key, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins
+            ).where(RatingRow.key.in_(keys))
+        )
+        before = {row.key: RatingRec(*row) for row in found}
         now = utcnow()
-        for key, new in rate({k: _rating(r) for k, r in rows.items()}).items():
-            row = rows.get(key)
-            if row is None:
-                row = RatingRow(key=key)
-                session.add(row)
-            row.mu, row.sigma, row.games, row.wins = new.mu, new.sigma, new.games, new.wins
-            row.updated_at = now
+        moved = rate(before)
+        changed = [
+            {"k": key, "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins, "at": now}
+            for key, r in moved.items()
+            if key in before
+        ]
+        if changed:
+            await session.execute(
+                update(RATINGS)
+                .where(RATINGS.c.key == bindparam("k"))
+                .values(
+                    mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("games"),
+                    wins=bindparam("wins"), updated_at=bindparam("at"),
+                )
+                ,
+                changed,
+            )  # fmt: skip
+        added = [
+            {"key": key, "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins,
+             "updated_at": now}
+            for key, r in moved.items()
+            if key not in before
+        ]  # fmt: skip
+        if added:
+            await session.execute(insert(RATINGS), added)
 
     async def results_of(self, player_id: str, before: int | None, limit: int) -> list[Result]:
-        query = (
-            select(GameResultRow)
-            .join(PlacementRow, PlacementRow.result_id == GameResultRow.id)
-            .where(PlacementRow.player_id == player_id)
-            .order_by(PlacementRow.result_id.desc())
-            .limit(limit)
-        )
-        if before is not None:
-            query = query.where(PlacementRow.result_id < before)
         async with self.db.sessions() as session:
-            rows = list(await session.scalars(query))
-            return await results_with_placements(session, rows)
+            return await _results_of(session, player_id, before, limit)
+
+    async def rating_and_results(
+        self, player_id: str, limit: int
+    ) -> tuple[RatingRec | None, list[Result]]:
+        # One session for a player's page: each costs a transaction's round trips and set-up.
+        async with self.db.sessions() as session:
+            row = await session.get(RatingRow, player_id)
+            return (
+                _rating(row) if row is not None else None,
+                await _results_of(session, player_id, None, limit),
+            )
 
     async def ratings(self, keys: list[str]) -> dict[str, RatingRec]:
         async with self.db.sessions() as session:
@@ -208,3 +236,20 @@ class SqlHistory:
                         updated_at=now,
                     )
                 )  # fmt: skip
+
+
+async def _results_of(
+    session: AsyncSession, player_id: str, before: int | None, limit: int
+) -> list[Result]:
+    """The player's recorded games, newest first, those older than result `before`."""
+    query = (
+        select(GameResultRow)
+        .join(PlacementRow, PlacementRow.result_id == GameResultRow.id)
+        .where(PlacementRow.player_id == player_id)
+        .order_by(PlacementRow.result_id.desc())
+        .limit(limit)
+    )
+    if before is not None:
+        query = query.where(PlacementRow.result_id < before)
+    rows = list(await session.scalars(query))
+    return await results_with_placements(session, rows)

@@ -13,7 +13,15 @@ from app.store.db import Database
 from app.store.errors import mapped
 from app.store.history import results_with_placements
 from app.store.models import TableRow, as_utc, utcnow
-from app.store.player_ports import LeagueRec, PairRec, PlayerRec, RatingRec, Result, Standing
+from app.store.player_ports import (
+    LeagueRec,
+    LeagueView,
+    PairRec,
+    PlayerRec,
+    RatingRec,
+    Result,
+    Standing,
+)
 from app.store.player_rows import (
     GameResultRow,
     LeagueMemberRow,
@@ -69,13 +77,7 @@ class SqlLeagues:
 
     async def members(self, league_id: str) -> list[PlayerRec]:
         async with self.db.sessions() as session:
-            rows = await session.scalars(
-                select(PlayerRow)
-                .join(LeagueMemberRow, LeagueMemberRow.player_id == PlayerRow.id)
-                .where(LeagueMemberRow.league_id == league_id)
-                .order_by(LeagueMemberRow.joined_at, PlayerRow.id)
-            )
-            return [PlayerRec(r.id, r.name, as_utc(r.created_at)) for r in rows]
+            return await _members(session, league_id)
 
     async def leagues_of(self, player_id: str) -> list[LeagueRec]:
         async with self.db.sessions() as session:
@@ -94,18 +96,6 @@ class SqlLeagues:
                 update(TableRow).where(TableRow.id == table_id).values(league_id=league_id)
             )
 
-    async def results(self, league_id: str, limit: int) -> list[Result]:
-        async with self.db.sessions() as session:
-            rows = list(
-                await session.scalars(
-                    select(GameResultRow)
-                    .where(GameResultRow.league_id == league_id)
-                    .order_by(GameResultRow.id.desc())
-                    .limit(limit)
-                )
-            )
-            return await results_with_placements(session, rows[::-1])
-
     async def results_after(self, league_id: str, after: int, limit: int) -> list[Result]:
         async with self.db.sessions() as session:
             rows = list(
@@ -118,23 +108,25 @@ class SqlLeagues:
             )
             return await results_with_placements(session, rows)
 
+    async def view(self, league_id: str, last: int) -> LeagueView | None:
+        # One session for the page: each costs a transaction's round trips and its set-up.
+        async with self.db.sessions() as session:
+            row = await session.get(LeagueRow, league_id)
+            if row is None:
+                return None
+            return LeagueView(
+                league=_rec(row),
+                members=await _members(session, league_id),
+                standing=await _standing(session, league_id, row.folded_through),
+                last=await _last(session, league_id, last),
+            )
+
     async def standing(self, league_id: str) -> Standing:
         async with self.db.sessions() as session:
             folded = await session.scalar(
                 select(LeagueRow.folded_through).where(LeagueRow.id == league_id)
             )
-            rated = await session.scalars(
-                select(LeagueRatingRow).where(LeagueRatingRow.league_id == league_id)
-            )
-            ratings = {
-                r.key: RatingRec(key=r.key, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins)
-                for r in rated
-            }
-            paired = await session.scalars(
-                select(LeaguePairRow).where(LeaguePairRow.league_id == league_id)
-            )
-            pairs = {(p.a, p.b): PairRec(p.a, p.b, p.games, p.a_ahead, p.b_ahead) for p in paired}
-        return Standing(league_id, folded or 0, ratings, pairs)
+            return await _standing(session, league_id, folded or 0)
 
     async def fold(self, was: Standing, now: Standing) -> bool:
         async with self.db.write() as session:
@@ -160,6 +152,44 @@ class SqlLeagues:
             for row in (LeagueRatingRow, LeaguePairRow):
                 await session.execute(delete(row).where(row.league_id == standing.league_id))
             await _write(session, standing, fresh=True)
+
+
+async def _members(session: AsyncSession, league_id: str) -> list[PlayerRec]:
+    rows = await session.scalars(
+        select(PlayerRow)
+        .join(LeagueMemberRow, LeagueMemberRow.player_id == PlayerRow.id)
+        .where(LeagueMemberRow.league_id == league_id)
+        .order_by(LeagueMemberRow.joined_at, PlayerRow.id)
+    )
+    return [PlayerRec(r.id, r.name, as_utc(r.created_at)) for r in rows]
+
+
+async def _last(session: AsyncSession, league_id: str, limit: int) -> list[Result]:
+    """The league's last `limit` games, in recording order."""
+    rows = list(
+        await session.scalars(
+            select(GameResultRow)
+            .where(GameResultRow.league_id == league_id)
+            .order_by(GameResultRow.id.desc())
+            .limit(limit)
+        )
+    )
+    return await results_with_placements(session, rows[::-1])
+
+
+async def _standing(session: AsyncSession, league_id: str, folded: int) -> Standing:
+    rated = await session.scalars(
+        select(LeagueRatingRow).where(LeagueRatingRow.league_id == league_id)
+    )
+    ratings = {
+        r.key: RatingRec(key=r.key, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins)
+        for r in rated
+    }
+    paired = await session.scalars(
+        select(LeaguePairRow).where(LeaguePairRow.league_id == league_id)
+    )
+    pairs = {(p.a, p.b): PairRec(p.a, p.b, p.games, p.a_ahead, p.b_ahead) for p in paired}
+    return Standing(league_id, folded, ratings, pairs)
 
 
 async def _write(session: AsyncSession, standing: Standing, fresh: bool = False) -> None:

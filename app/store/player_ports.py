@@ -165,6 +165,12 @@ class HistoryStore(Protocol):
 
     async def ratings(self, keys: list[str]) -> dict[str, RatingRec]: ...
 
+    async def rating_and_results(
+        self, player_id: str, limit: int
+    ) -> tuple[RatingRec | None, list[Result]]:
+        """A player's rating and last `limit` recorded games (newest first), read together."""
+        ...
+
     def everything(self, batch: int = 500) -> AsyncIterator[Result]:
         """Every recorded game, in the order it moved ratings."""
         ...
@@ -204,6 +210,17 @@ class LeagueRec:
     created_by: str
 
 
+@dataclass(frozen=True, slots=True)
+class LeagueView:
+    """What a league's page reads, at once: the league, its members (in the order they joined),
+    its stored standings and its last games (in recording order)."""
+
+    league: LeagueRec
+    members: list[PlayerRec]
+    standing: Standing
+    last: list[Result]
+
+
 class LeagueStore(Protocol):
     """Friends' leagues: members, tables made for a league, its recorded games."""
 
@@ -225,13 +242,14 @@ class LeagueStore(Protocol):
 
     async def set_table_league(self, table_id: str, league_id: str) -> None: ...
 
-    async def results(self, league_id: str, limit: int) -> list[Result]:
-        """The league's recorded games, in the order they were recorded (the latest `limit`)."""
-        ...
-
     async def results_after(self, league_id: str, after: int, limit: int) -> list[Result]:
         """The league's recorded games after result `after`, in the order they were recorded
         (the first `limit`)."""
+        ...
+
+    async def view(self, league_id: str, last: int) -> LeagueView | None:
+        """The league, its members, its stored standings and its `last` games, read together;
+        None when there is no such league."""
         ...
 
     async def standing(self, league_id: str) -> Standing:

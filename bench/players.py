@@ -3,7 +3,7 @@ Postgres, through the real server.
 
     .venv/bin/python bench/players.py [--players 100000] [--games 1000000] [--requests 400]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--keep-schema]
-        [--schema SCHEMA] [--only player|random|games|deep|member|league ...]
+        [--schema SCHEMA] [--only floor|player|random|games|deep|member|league ...]
 
 Makes a fresh Postgres schema, brings it to the migrations' head (as the server does), and seeds
 it inside Postgres (INSERT ... SELECT over generate_series, no rows through Python): `--players`
@@ -18,7 +18,9 @@ by their cookie:
 - `GET /api/players/{id}` of the heavy player, and of random players;
 - `GET /api/me/games` (the first page: the games being played and the last 20), and a page deep
   in their history (`before`);
-- `GET /api/leagues/{id}` of the big league (standings, head-to-head, last games).
+- `GET /api/leagues/{id}` of the big league (standings, head-to-head, last games);
+- for reference, what the machine allows at that moment: `GET /healthz` and `GET /api/me` (one
+  query).
 
 The first request of each kind is timed apart (a cold cache, or work done once) and left out of
 the percentiles. Prints p50/p90/p99/max and the server's CPU per request, with the load average.
@@ -234,7 +236,7 @@ async def measure(
     )
 
 
-KINDS = ("player", "random", "games", "deep", "member", "league")
+KINDS = ("floor", "player", "random", "games", "deep", "member", "league")
 
 
 async def bench(server: Server, args: argparse.Namespace) -> None:
@@ -243,6 +245,10 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
     oldest = args.games // 4  # a page deep in the heavy player's history
     n = args.requests
     kinds = set(args.only or KINDS)
+    if "floor" in kinds:
+        # What the machine allows: the same client and server answering next to nothing.
+        await measure(server, "reference: /healthz", "/healthz", n, None)
+        await measure(server, "reference: GET /api/me (one query)", "/api/me", n, heavy)
     if "player" in kinds:
         await measure(server, "player page, heavy player", f"/api/players/{pid(HEAVY)}", n, None)
     if "random" in kinds:

@@ -19,6 +19,7 @@ from app.store.errors import mapped, translated
 from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.player_ports import Ended, Placement, Rate, RatingRec, Result, SeatAtEnd
 from app.store.player_rows import GameResultRow, PlacementRow, RatingRow
+from app.store.reads import reading
 
 RECORDING_LOCK = 0x0D5A_0012  # Postgres's advisory lock of a recording
 # The tables themselves: Core statements of many rows, not the ORM's bulk modes.
@@ -39,6 +40,34 @@ def _placement(row: PlacementRow) -> Placement:
     )
 
 
+# The reads of every page, built once: building a statement costs more CPU than Postgres takes
+# to answer it.
+_PLACED = (
+    select(PlacementRow)
+    .where(PlacementRow.result_id.in_(bindparam("ids", expanding=True)))
+    .order_by(PlacementRow.result_id, PlacementRow.seat)
+)
+_UNRECORDED = (
+    select(GameRow, TableRow.league_id)
+    .join(TableRow, TableRow.id == GameRow.table_id)
+    .where(
+        GameRow.status == "over",
+        ~select(GameResultRow.id).where(GameResultRow.game_id == GameRow.id).exists(),
+    )
+    .order_by(GameRow.finished_at, GameRow.id)
+    .limit(bindparam("limit"))
+)
+_UNRECORDED_SINCE = _UNRECORDED.where(GameRow.finished_at >= bindparam("since"))
+_RESULTS_OF = (
+    select(GameResultRow)
+    .join(PlacementRow, PlacementRow.result_id == GameResultRow.id)
+    .where(PlacementRow.player_id == bindparam("player"))
+    .order_by(PlacementRow.result_id.desc())
+    .limit(bindparam("limit"))
+)
+_RESULTS_OF_BEFORE = _RESULTS_OF.where(PlacementRow.result_id < bindparam("before"))
+
+
 def _rating(row: RatingRow) -> RatingRec:
     return RatingRec(key=row.key, mu=row.mu, sigma=row.sigma, games=row.games, wins=row.wins)
 
@@ -47,11 +76,7 @@ async def results_with_placements(session: AsyncSession, rows: list[GameResultRo
     if not rows:
         return []
     by_result: dict[int, list[Placement]] = {r.id: [] for r in rows}
-    placed = await session.scalars(
-        select(PlacementRow)
-        .where(PlacementRow.result_id.in_(list(by_result)))
-        .order_by(PlacementRow.result_id, PlacementRow.seat)
-    )
+    placed = await session.scalars(_PLACED, {"ids": list(by_result)})
     for p in placed:
         by_result[p.result_id].append(_placement(p))
     return [
@@ -79,18 +104,13 @@ class SqlHistory:
             await session.execute(text(f"SELECT pg_advisory_xact_lock({RECORDING_LOCK})"))
 
     async def unrecorded(self, limit: int, since: datetime | None = None) -> list[Ended]:
-        recorded = select(GameResultRow.id).where(GameResultRow.game_id == GameRow.id)
-        query = (
-            select(GameRow, TableRow.league_id)
-            .join(TableRow, TableRow.id == GameRow.table_id)
-            .where(GameRow.status == "over", ~recorded.exists())
-            .order_by(GameRow.finished_at, GameRow.id)
-            .limit(limit)
+        query, params = (
+            (_UNRECORDED, {"limit": limit})
+            if since is None
+            else (_UNRECORDED_SINCE, {"limit": limit, "since": since})
         )
-        if since is not None:
-            query = query.where(GameRow.finished_at >= since)
-        async with self.db.sessions() as session:
-            found = (await session.execute(query)).all()
+        async with reading(self.db) as session:
+            found = (await session.execute(query, params)).all()
             games = [g for g, _league in found]
             leagues = {g.id: league for g, league in found}
             seats: dict[str, list[SeatAtEnd]] = {g.table_id: [] for g in games}
@@ -185,14 +205,14 @@ class SqlHistory:
             await session.execute(insert(RATINGS), added)
 
     async def results_of(self, player_id: str, before: int | None, limit: int) -> list[Result]:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             return await _results_of(session, player_id, before, limit)
 
     async def rating_and_results(
         self, player_id: str, limit: int
     ) -> tuple[RatingRec | None, list[Result]]:
         # One session for a player's page: each costs a transaction's round trips and set-up.
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.get(RatingRow, player_id)
             return (
                 _rating(row) if row is not None else None,
@@ -200,7 +220,7 @@ class SqlHistory:
             )
 
     async def ratings(self, keys: list[str]) -> dict[str, RatingRec]:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             rows = await session.scalars(select(RatingRow).where(RatingRow.key.in_(keys)))
             return {r.key: _rating(r) for r in rows}
 
@@ -208,7 +228,7 @@ class SqlHistory:
         after = 0
         while True:
             with translated():
-                async with self.db.sessions() as session:
+                async with reading(self.db) as session:
                     rows = list(
                         await session.scalars(
                             select(GameResultRow)
@@ -242,14 +262,9 @@ async def _results_of(
     session: AsyncSession, player_id: str, before: int | None, limit: int
 ) -> list[Result]:
     """The player's recorded games, newest first, those older than result `before`."""
-    query = (
-        select(GameResultRow)
-        .join(PlacementRow, PlacementRow.result_id == GameResultRow.id)
-        .where(PlacementRow.player_id == player_id)
-        .order_by(PlacementRow.result_id.desc())
-        .limit(limit)
-    )
+    params: dict[str, object] = {"player": player_id, "limit": limit}
+    query = _RESULTS_OF
     if before is not None:
-        query = query.where(PlacementRow.result_id < before)
-    rows = list(await session.scalars(query))
+        query, params["before"] = _RESULTS_OF_BEFORE, before
+    rows = list(await session.scalars(query, params))
     return await results_with_placements(session, rows)

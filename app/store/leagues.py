@@ -6,7 +6,7 @@ second reader folding at once wait for the first and then write nothing)."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import bindparam, delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.store.db import Database
@@ -30,6 +30,7 @@ from app.store.player_rows import (
     LeagueRow,
     PlayerRow,
 )
+from app.store.reads import reading
 from app.store.tables import one_row
 
 
@@ -57,12 +58,12 @@ class SqlLeagues:
             )
 
     async def league(self, league_id: str) -> LeagueRec | None:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.get(LeagueRow, league_id)
         return _rec(row) if row is not None else None
 
     async def by_invite(self, invite: str) -> LeagueRec | None:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.scalar(select(LeagueRow).where(LeagueRow.invite == invite))
         return _rec(row) if row is not None else None
 
@@ -76,11 +77,11 @@ class SqlLeagues:
         return True
 
     async def members(self, league_id: str) -> list[PlayerRec]:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             return await _members(session, league_id)
 
     async def leagues_of(self, player_id: str) -> list[LeagueRec]:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             rows = await session.scalars(
                 select(LeagueRow)
                 .join(LeagueMemberRow, LeagueMemberRow.league_id == LeagueRow.id)
@@ -97,7 +98,7 @@ class SqlLeagues:
             )
 
     async def results_after(self, league_id: str, after: int, limit: int) -> list[Result]:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             rows = list(
                 await session.scalars(
                     select(GameResultRow)
@@ -110,7 +111,7 @@ class SqlLeagues:
 
     async def view(self, league_id: str, last: int) -> LeagueView | None:
         # One session for the page: each costs a transaction's round trips and its set-up.
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.get(LeagueRow, league_id)
             if row is None:
                 return None
@@ -122,7 +123,7 @@ class SqlLeagues:
             )
 
     async def standing(self, league_id: str) -> Standing:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             folded = await session.scalar(
                 select(LeagueRow.folded_through).where(LeagueRow.id == league_id)
             )
@@ -154,33 +155,36 @@ class SqlLeagues:
             await _write(session, standing, fresh=True)
 
 
+# The reads of a league's page, built once (building a statement cost more than answering it).
+_MEMBERS = (
+    select(PlayerRow)
+    .join(LeagueMemberRow, LeagueMemberRow.player_id == PlayerRow.id)
+    .where(LeagueMemberRow.league_id == bindparam("league"))
+    .order_by(LeagueMemberRow.joined_at, PlayerRow.id)
+)
+_LAST = (
+    select(GameResultRow)
+    .where(GameResultRow.league_id == bindparam("league"))
+    .order_by(GameResultRow.id.desc())
+    .limit(bindparam("limit"))
+)
+_RATED = select(LeagueRatingRow).where(LeagueRatingRow.league_id == bindparam("league"))
+_PAIRED = select(LeaguePairRow).where(LeaguePairRow.league_id == bindparam("league"))
+
+
 async def _members(session: AsyncSession, league_id: str) -> list[PlayerRec]:
-    rows = await session.scalars(
-        select(PlayerRow)
-        .join(LeagueMemberRow, LeagueMemberRow.player_id == PlayerRow.id)
-        .where(LeagueMemberRow.league_id == league_id)
-        .order_by(LeagueMemberRow.joined_at, PlayerRow.id)
-    )
+    rows = await session.scalars(_MEMBERS, {"league": league_id})
     return [PlayerRec(r.id, r.name, as_utc(r.created_at)) for r in rows]
 
 
 async def _last(session: AsyncSession, league_id: str, limit: int) -> list[Result]:
     """The league's last `limit` games, in recording order."""
-    rows = list(
-        await session.scalars(
-            select(GameResultRow)
-            .where(GameResultRow.league_id == league_id)
-            .order_by(GameResultRow.id.desc())
-            .limit(limit)
-        )
-    )
+    rows = list(await session.scalars(_LAST, {"league": league_id, "limit": limit}))
     return await results_with_placements(session, rows[::-1])
 
 
 async def _standing(session: AsyncSession, league_id: str, folded: int) -> Standing:
-    rated = await session.scalars(
-        select(LeagueRatingRow).where(LeagueRatingRow.league_id == league_id)
-    )
+    rated = await session.scalars(_RATED, {"league": league_id})
     ratings = {
         r.key: RatingRec(key=r.key, mu=r.mu, sigma=r.sigma, games=r.games, wins=r.wins)
         for r in rated

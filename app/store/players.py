@@ -7,14 +7,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 
 from app.store.db import Database
 from app.store.errors import mapped
 from app.store.models import SeatRow, TableRow, as_utc, utcnow
 from app.store.player_ports import ClaimOutcome, HeldSeat, PlayerRec
 from app.store.player_rows import PlayerClaimRow, PlayerRow, PlayerSecretRow
+from app.store.reads import reading
 from app.store.tables import one_row
+
+# Every signed-in request reads it: built once (building it cost more than answering it).
+_BY_SECRET = (
+    select(PlayerRow)
+    .join(PlayerSecretRow, PlayerSecretRow.player_id == PlayerRow.id)
+    .where(PlayerSecretRow.hash == bindparam("hash"))
+)
 
 
 def _rec(row: PlayerRow) -> PlayerRec:
@@ -37,16 +45,12 @@ class SqlPlayers:
         return _rec(row)
 
     async def by_secret(self, secret_hash: str) -> PlayerRec | None:
-        async with self.db.sessions() as session:
-            row = await session.scalar(
-                select(PlayerRow)
-                .join(PlayerSecretRow, PlayerSecretRow.player_id == PlayerRow.id)
-                .where(PlayerSecretRow.hash == secret_hash)
-            )
+        async with reading(self.db) as session:
+            row = await session.scalar(_BY_SECRET, {"hash": secret_hash})
         return _rec(row) if row is not None else None
 
     async def player(self, player_id: str) -> PlayerRec | None:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.get(PlayerRow, player_id)
         return _rec(row) if row is not None else None
 
@@ -129,7 +133,7 @@ class SqlPlayers:
         )
         if table_id is not None:
             query = query.where(SeatRow.table_id == table_id)
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             rows = (await session.execute(query)).all()
         return [HeldSeat(*row) for row in rows]
 

@@ -209,8 +209,7 @@ async def my_games(
 async def player_page(player_id: PlayerId, players: PlayersDep, history: HistoryDep) -> PlayerPage:
     """A player's public page: their name, their rating and how sure it is, their last games."""
     player = await players.public(player_id)
-    rated = await history.rating(player.id)
-    last = await history.games_of(player.id, None, 10)
+    rated, last = await history.page(player.id, 10)
     rating = None
     if rated is not None:
         rating = RatingOut(

@@ -24,6 +24,7 @@ TABLES |= {"analyses", "analysis_decisions"}  # the analysis of finished games
 # Players who come back: identity, history and ratings (app.store.player_rows).
 TABLES |= {"players", "player_secrets", "player_claims", "game_results", "game_placements"}
 TABLES |= {"ratings", "leagues", "league_members"}
+TABLES |= {"league_ratings", "league_pairs"}  # a league's stored standings
 assert player_rows.PlayerRow.metadata is Base.metadata  # the drift check sees those rows too
 
 

@@ -22,6 +22,7 @@ from app.edge import (
     leagues_api,
     metrics_access,
     players_api,
+    push_api,
     queue_api,
     readiness,
     replay,
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players_api.router)
     app.include_router(players_api.pages)
     app.include_router(leagues_api.router)
+    app.include_router(push_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -17,6 +17,7 @@ from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import (
     after_game,
+    app_shell,
     catalogue_api,
     http_errors,
     leagues_api,
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)
+    app.include_router(app_shell.router)
     app.include_router(replay.router)
     app.include_router(after_game.router)
     app.include_router(readiness.router)

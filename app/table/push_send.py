@@ -98,8 +98,10 @@ class Sender:
 
     def _session(self) -> aiohttp.ClientSession:
         if self.session is None or self.session.closed:
+            # trust_env: a network whose way out is a proxy names it in HTTPS_PROXY.
             self.session = aiohttp.ClientSession(
-                timeout=aiohttp.ClientTimeout(total=self.settings.push_timeout_seconds)
+                timeout=aiohttp.ClientTimeout(total=self.settings.push_timeout_seconds),
+                trust_env=True,
             )
         return self.session
 

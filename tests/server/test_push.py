@@ -17,10 +17,12 @@ from typing import Any
 import httpx
 
 from tests import deals
+from tests.ports import free_port
 from tests.server.harness import (
     Database,
     SeatClient,
     ServerProcess,
+    add_bots,
     advance,
     bearer,
     bot_strategy,
@@ -29,6 +31,7 @@ from tests.server.harness import (
     start,
 )
 from tests.server.push_service import Browser, PushService
+from tests.server.timed import move_clocks_while_waiting
 
 EVERY = 10 * 60  # PUSH_EVERY_MINUTES=10, in seconds
 RETRY = 30  # PUSH_RETRY_SECONDS
@@ -286,3 +289,65 @@ async def _subscriptions(database: Database, name: str) -> int:
         name=name,
     )
     return int(rows[0][0])
+
+
+async def test_a_game_played_for_an_absent_player_ends_with_a_push_and_the_key_is_kept(
+    database: Database, server_factory: Any
+) -> None:
+    """Cid starts a game against two bots and never opens the table: told it is their turn, then
+    that a stand-in plays for them (after two time-outs), then that the game ended. Their other
+    browser's push service cannot be reached (a server with no way out): counted, and the game
+    plays on. The VAPID key pair made at the first start is the one after a restart."""
+    async with PushService() as service:
+        settings = {
+            "TEST_SEED": str(deals.FULL_GAME_SEED),
+            "TEST_CLOCK": "0",
+            "PUSH_TEST_ENDPOINTS": "true",
+            "PUSH_EVERY_MINUTES": "0",
+            "PUSH_RETRIES": "0",
+        }
+        server: ServerProcess = server_factory(database, **settings)
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as cid_http:
+            key = (await cid_http.get("/api/push")).json()["public_key"]
+            r = await cid_http.post("/api/tables", json={"seats": 3})  # the default limits
+            assert r.status_code == 201, r.text
+            table_id = r.json()["id"]
+            assert (await cid_http.get("/api/me")).status_code == 200
+            cid = await join(cid_http, table_id, "Cid")
+            link = {"table_id": table_id, "token": cid.token}
+            assert (await cid_http.post("/api/me/seats", json=link)).status_code == 204
+            phone = service.browser("phone")
+            # Nothing listens there: like a push service out of reach.
+            laptop = Browser(f"http://127.0.0.1:{free_port()}/push/laptop")
+            for browser in (phone, laptop):
+                r = await cid_http.post("/api/me/push", json=browser.subscription())
+                assert r.status_code == 204, r.text
+            await add_bots(cid_http, cid, 2)
+            watcher = SeatClient(server.ws, table_id, None, None)
+            await watcher.connect()
+            try:
+                await start(cid_http, cid)
+                watching = asyncio.create_task(watcher.play_until_over(180))
+                moves = move_clocks_while_waiting(
+                    watcher, lambda seat: seat == cid.seat, [cid_http], 61
+                )
+                await asyncio.gather(watching, moves)
+            finally:
+                await watcher.close()
+
+            def kinds() -> list[str]:
+                return [phone.read(r.body)["kind"] for r in service.delivered("phone")]
+
+            await _until(lambda: "ended" in kinds(), "the game's end pushed")
+            assert kinds()[0] == "your_turn" and kinds().count("stand_in") == 1, kinds()
+            assert kinds().count("ended") == 1
+            ended = phone.read(service.delivered("phone")[-1].body)
+            assert ended["body"] == "The game at Cid's table ended", ended
+            text = (await cid_http.get("/metrics")).text
+            assert _metric(text, 'dragonstones_push_failures_total{reason="unreachable"}') >= 1
+            assert _metric(text, 'dragonstones_push_failures_total{reason="gave_up"}') >= 1
+            assert _metric(text, "dragonstones_push_sent_total") == len(kinds())
+        server.stop()
+        server.start()
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+            assert (await http.get("/api/push")).json()["public_key"] == key

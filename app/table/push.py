@@ -25,14 +25,26 @@ from app.table.push_send import Sender, allowed_endpoint, keys_from_setting, mak
 
 log = logging.getLogger("dragonstones.push")
 
-QUEUE_SIZE = 1000  # jobs waiting; beyond, a push is dropped (and counted)
+QUEUE_SIZE = 10_000  # jobs waiting; beyond, a push is dropped (and counted)
 
 
 @dataclass(frozen=True, slots=True)
 class Job:
     kind: PushKind
     table_id: str
-    seats: frozenset[int]
+    seats: frozenset[int] = frozenset()
+    # your_turn: the commit's states and acting seat, whose prompts the task compares (off the
+    # action path; a state is never changed in place).
+    move: tuple[engine.State | None, engine.State, int | None] | None = None
+
+    def told(self) -> frozenset[int]:
+        """The seats this job is about: for a move, those it newly asks (the acting seat, asked
+        again, counts as newly asked)."""
+        if self.move is None:
+            return self.seats
+        before, after, seat = self.move
+        waiting = prompted(before) - ({seat} if seat is not None else set())
+        return frozenset(prompted(after) - waiting)
 
 
 def prompted(state: engine.State | None) -> set[int]:
@@ -109,17 +121,14 @@ class Pusher:
         seat: int | None,
         over: bool,
     ) -> None:
-        """A commit of this process: the seats it newly asks (the acting seat, asked again,
-        counts as newly asked), or everyone when the game ended."""
+        """A commit of this process: the seats it newly asks, or everyone when the game
+        ended (worked out by the queue's task)."""
         if not self.available:
             return
         if over:
-            self._put(Job("ended", table_id, frozenset()))
-            return
-        waiting = prompted(before) - ({seat} if seat is not None else set())
-        new = prompted(after) - waiting
-        if new:
-            self._put(Job("your_turn", table_id, frozenset(new)))
+            self._put(Job("ended", table_id))
+        else:
+            self._put(Job("your_turn", table_id, move=(before, after, seat)))
 
     def started(self, table_id: str, state: engine.State | None) -> None:
         """A game started here: everyone is asked to bid."""
@@ -128,7 +137,7 @@ class Pusher:
 
     def stood_in(self, table_id: str, seat: int) -> None:
         if self.available:
-            self._put(Job("stand_in", table_id, frozenset({seat})))
+            self._put(Job("stand_in", table_id, seats=frozenset({seat})))
 
     def _put(self, job: Job) -> None:
         try:
@@ -153,10 +162,13 @@ class Pusher:
     async def _handle(self, job: Job) -> None:
         assert self.sender is not None
         now = server_clock.now()
+        seats = job.told()
+        if job.kind != "ended" and not seats:
+            return
         seated = await self.store.seated(job.table_id, now, self.stale)
         here = set(self.online_here(job.table_id))
         every = timedelta(minutes=self.settings.push_every_minutes)
-        for person in self._told(job, seated):
+        for person in self._told(job.kind, seats, seated):
             if person.online or person.seat in here:
                 self.metrics.push_skipped.labels("watching").inc()
                 continue
@@ -180,14 +192,14 @@ class Pusher:
                 task.add_done_callback(self._sending.discard)
 
     @staticmethod
-    def _told(job: Job, seated: Seated) -> list[SeatedPerson]:
+    def _told(kind: PushKind, seats: frozenset[int], seated: Seated) -> list[SeatedPerson]:
         people = [p for p in seated.people if p.player_id is not None]
-        if job.kind == "ended":
+        if kind == "ended":
             return people
-        if job.kind == "your_turn":
+        if kind == "your_turn":
             # A stand-in plays that seat's turns: nobody to wake.
-            return [p for p in people if p.seat in job.seats and not p.stand_in]
-        return [p for p in people if p.seat in job.seats]
+            return [p for p in people if p.seat in seats and not p.stand_in]
+        return [p for p in people if p.seat in seats]
 
     # -- subscriptions (from the routes) ---------------------------------------------------------
 

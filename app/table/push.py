@@ -98,6 +98,9 @@ class Pusher:
         except StoreError as exc:
             log.error("push is off: the VAPID keys could not be read: %r", exc)
             return
+        except Exception as exc:  # a key that is not one: the server plays on, without push
+            log.error("push is off: PUSH_VAPID_PRIVATE_KEY is not a P-256 private key: %r", exc)
+            return
         self.sender = Sender(self.settings, self.metrics, self.keys, self.store.drop)
         self._drainer = asyncio.create_task(self._drain(), name="push")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from app.table.push_send import make_keys
 from tests import deals
 from tests.ports import free_port
 from tests.server.harness import (
@@ -351,3 +352,10 @@ async def test_a_game_played_for_an_absent_player_ends_with_a_push_and_the_key_i
         server.start()
         async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
             assert (await http.get("/api/push")).json()["public_key"] == key
+        # A key pair of the operator's (PUSH_VAPID_PRIVATE_KEY) is the one used instead.
+        own = make_keys()
+        server.stop()
+        server.settings["PUSH_VAPID_PRIVATE_KEY"] = own.private_key
+        server.start()
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+            assert (await http.get("/api/push")).json()["public_key"] == own.public_key

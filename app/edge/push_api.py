@@ -1,7 +1,8 @@
 """The Web Push routes: whether this server sends notifications to a closed tab and the key a
 browser subscribes with (`GET /api/push`), and the signed-in player's subscription on this
 browser, added (`POST /api/me/push`) or removed (`DELETE /api/me/push`). The player is the
-browser's cookie player (app.edge.players_api); the endpoint is checked by app.table.push."""
+browser's cookie player (app.edge.players_api), whose signing out there ends them; the endpoint
+is checked by app.table.push."""
 
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ async def subscribe(
     Refused `invalid_request` when the server sends none or the endpoint is not a known push
     service (https on one of PUSH_SERVICES); `not_signed_in` without a player."""
     player = await players.signed_in(secret)
+    assert secret is not None  # signed in
     sub = Subscription(body.endpoint, body.keys.p256dh, body.keys.auth)
-    await pusher.subscribe(player.id, sub)
+    await pusher.subscribe(player.id, secret, sub)
     return Response(status_code=204)
 
 

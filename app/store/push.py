@@ -56,7 +56,9 @@ class SqlPush:
         assert stored is not None
         return stored
 
-    async def subscribe(self, player_id: str, sub: Subscription, now: datetime, keep: int) -> None:
+    async def subscribe(
+        self, player_id: str, secret_hash: str, sub: Subscription, now: datetime, keep: int
+    ) -> None:
         key = endpoint_hash(sub.endpoint)
         async with self.db.write() as session:
             # A browser's endpoint belongs to whoever subscribed with it last.
@@ -71,6 +73,7 @@ class SqlPush:
                     endpoint=sub.endpoint,
                     p256dh=sub.p256dh,
                     auth=sub.auth,
+                    secret_hash=secret_hash,
                     created_at=now,
                 )
             )
@@ -87,6 +90,18 @@ class SqlPush:
                 await session.execute(
                     delete(PushSubscriptionRow).where(PushSubscriptionRow.endpoint_hash.in_(old))
                 )
+
+    async def forget_browser(self, secret_hash: str) -> None:
+        async with self.db.write() as session:
+            await session.execute(
+                delete(PushSubscriptionRow).where(PushSubscriptionRow.secret_hash == secret_hash)
+            )
+
+    async def forget_player(self, player_id: str) -> None:
+        async with self.db.write() as session:
+            await session.execute(
+                delete(PushSubscriptionRow).where(PushSubscriptionRow.player_id == player_id)
+            )
 
     async def unsubscribe(self, player_id: str, endpoint: str) -> bool:
         async with self.db.write() as session:

@@ -46,9 +46,19 @@ class PushStore(Protocol):
         process, whichever stores it first)."""
         ...
 
-    async def subscribe(self, player_id: str, sub: Subscription, now: datetime, keep: int) -> None:
+    async def subscribe(
+        self, player_id: str, secret_hash: str, sub: Subscription, now: datetime, keep: int
+    ) -> None:
         """Add (or move to this player) a browser's subscription; a player keeps their `keep`
         newest."""
+        ...
+
+    async def forget_browser(self, secret_hash: str) -> None:
+        """That browser signed out: its subscriptions end."""
+        ...
+
+    async def forget_player(self, player_id: str) -> None:
+        """Every browser of the player signed out."""
         ...
 
     async def unsubscribe(self, player_id: str, endpoint: str) -> bool: ...

@@ -35,6 +35,8 @@ class PushSubscriptionRow(Base):
     endpoint: Mapped[str] = mapped_column(String(1024))
     p256dh: Mapped[str] = mapped_column(String(128))
     auth: Mapped[str] = mapped_column(String(64))
+    # The sha256 of the subscribing browser's secret: signing that browser out ends its pushes.
+    secret_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

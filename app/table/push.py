@@ -20,6 +20,7 @@ from app.core.config import Settings
 from app.core.errors import Code, ServiceError, StoreError
 from app.core.metrics import Metrics
 from app.core.push_schemas import PushKind, PushPayload
+from app.core.security import hash_token
 from app.store.push_ports import PushStore, Seated, SeatedPerson, Subscription, VapidKeys
 from app.table.push_send import Sender, allowed_endpoint, keys_from_setting, make_keys
 
@@ -206,7 +207,7 @@ class Pusher:
 
     # -- subscriptions (from the routes) ---------------------------------------------------------
 
-    async def subscribe(self, player_id: str, sub: Subscription) -> None:
+    async def subscribe(self, player_id: str, secret: str, sub: Subscription) -> None:
         if not self.available:
             raise ServiceError(Code.INVALID_REQUEST, "this server does not send notifications")
         if not allowed_endpoint(sub.endpoint, self.settings):
@@ -214,8 +215,17 @@ class Pusher:
                 Code.INVALID_REQUEST, "the endpoint is not a push service this server posts to"
             )
         await self.store.subscribe(
-            player_id, sub, server_clock.now(), self.settings.push_subscriptions_per_player
-        )
+            player_id, hash_token(secret), sub, server_clock.now(),
+            self.settings.push_subscriptions_per_player,
+        )  # fmt: skip
+
+    async def signed_out(self, secret: str | None) -> None:
+        """This browser signed out: no more pushes to it for that player."""
+        if secret:
+            await self.store.forget_browser(hash_token(secret))
+
+    async def signed_out_everywhere(self, player_id: str) -> None:
+        await self.store.forget_player(player_id)
 
     async def unsubscribe(self, player_id: str, endpoint: str) -> bool:
         return await self.store.unsubscribe(player_id, endpoint)

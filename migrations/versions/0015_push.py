@@ -51,10 +51,13 @@ def upgrade() -> None:
         sa.Column("endpoint", sa.String(1024), nullable=False),
         sa.Column("p256dh", sa.String(128), nullable=False),
         sa.Column("auth", sa.String(64), nullable=False),
+        # The sha256 of the secret of the browser that subscribed: signing it out ends its pushes.
+        sa.Column("secret_hash", sa.String(64), nullable=True),
         _stamp("created_at"),
         sa.PrimaryKeyConstraint("endpoint_hash", name="pk_push_subscriptions"),
     )
     op.create_index("ix_push_subscriptions_player_id", "push_subscriptions", ["player_id"])
+    op.create_index("ix_push_subscriptions_secret_hash", "push_subscriptions", ["secret_hash"])
     op.create_table(
         "push_sent",
         sa.Column("player_id", sa.String(32), nullable=False),
@@ -66,6 +69,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("push_sent")
+    op.drop_index("ix_push_subscriptions_secret_hash", table_name="push_subscriptions")
     op.drop_index("ix_push_subscriptions_player_id", table_name="push_subscriptions")
     op.drop_table("push_subscriptions")
     op.drop_table("push_keys")

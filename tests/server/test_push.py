@@ -348,6 +348,16 @@ async def test_a_game_played_for_an_absent_player_ends_with_a_push_and_the_key_i
             assert _metric(text, 'dragonstones_push_failures_total{reason="unreachable"}') >= 1
             assert _metric(text, 'dragonstones_push_failures_total{reason="gave_up"}') >= 1
             assert _metric(text, "dragonstones_push_sent_total") == len(kinds())
+
+            # Signing out ends the alerts: everywhere, every browser's; here, this browser's.
+            assert await _subscriptions(database, "Cid") == 2
+            assert (await cid_http.post("/api/me/signout-everywhere")).status_code == 200
+            assert await _subscriptions(database, "Cid") == 0
+            r = await cid_http.post("/api/me/push", json=phone.subscription())
+            assert r.status_code == 204, r.text
+            assert await _subscriptions(database, "Cid") == 1
+            assert (await cid_http.post("/api/me/signout")).status_code == 204
+            assert await _subscriptions(database, "Cid") == 0
         server.stop()
         server.start()
         async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:

@@ -353,9 +353,15 @@ async def test_a_game_played_for_an_absent_player_ends_with_a_push_and_the_key_i
             assert await _subscriptions(database, "Cid") == 2
             assert (await cid_http.post("/api/me/signout-everywhere")).status_code == 200
             assert await _subscriptions(database, "Cid") == 0
-            r = await cid_http.post("/api/me/push", json=phone.subscription())
-            assert r.status_code == 204, r.text
-            assert await _subscriptions(database, "Cid") == 1
+            for turn in range(2):  # turned on again; off (this browser's button); on again
+                r = await cid_http.post("/api/me/push", json=phone.subscription())
+                assert r.status_code == 204, r.text
+                assert await _subscriptions(database, "Cid") == 1
+                if turn == 0:
+                    gone = {"endpoint": phone.endpoint}
+                    r = await cid_http.request("DELETE", "/api/me/push", json=gone)
+                    assert r.status_code == 204, r.text
+                    assert await _subscriptions(database, "Cid") == 0
             assert (await cid_http.post("/api/me/signout")).status_code == 204
             assert await _subscriptions(database, "Cid") == 0
         server.stop()

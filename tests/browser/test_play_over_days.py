@@ -52,6 +52,19 @@ CLICK = """async () => {
 }"""
 
 
+# Every path the worker's cache holds.
+CACHED = """async () => {
+  const paths = [];
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) {
+      paths.push(new URL(request.url).pathname);
+    }
+  }
+  return paths;
+}"""
+SHELL_PAGES = {"/", "/me", "/rules", "/manifest.webmanifest", "/api/cards"}
+
+
 def _controlled(page: Page, server: Server, path: str) -> None:
     """Open `path` once the worker is active, so that it controls the page."""
     page.goto(server.url + path)
@@ -130,6 +143,13 @@ def test_offline_reload_and_a_pushed_notification_opening_its_table(
     assert worker.evaluate(CLICK)
     page.wait_for_url(f"{server.url}/t/{table_id}")
     assert page.evaluate(NOTIFICATIONS) == []  # the click closed it
+
+    # The table's page loaded its table over the API: none of it is in the cache, only the shell.
+    expect(page.get_by_role("heading", name=f"Take a seat — Table {table_id}")).to_be_visible()
+    kept = page.evaluate(CACHED)
+    assert "/static/js/app-shell.js" in kept and "/api/cards" in kept, kept
+    assert [p for p in kept if p.startswith("/api/") and p != "/api/cards"] == [], kept
+    assert all(p.startswith("/static/") or p in SHELL_PAGES for p in kept), kept
 
 
 def test_a_new_version_is_announced_and_taken_on_the_next_load(

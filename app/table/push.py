@@ -33,7 +33,7 @@ QUEUE_SIZE = 10_000  # jobs waiting; beyond, a push is dropped (and counted)
 class Job:
     kind: PushKind
     table_id: str
-    seats: frozenset[int] = frozenset()
+    seats: frozenset[int] = frozenset()  # for a move: the seats bots play, left out
     # your_turn: the commit's states and acting seat, whose prompts the task compares (off the
     # action path; a state is never changed in place).
     move: tuple[engine.State | None, engine.State, int | None] | None = None
@@ -45,7 +45,7 @@ class Job:
             return self.seats
         before, after, seat = self.move
         waiting = prompted(before) - ({seat} if seat is not None else set())
-        return frozenset(prompted(after) - waiting)
+        return frozenset(prompted(after) - waiting - self.seats)
 
 
 def prompted(state: engine.State | None) -> set[int]:
@@ -124,15 +124,17 @@ class Pusher:
         after: engine.State,
         seat: int | None,
         over: bool,
+        bots: Collection[int] = (),
     ) -> None:
         """A commit of this process: the seats it newly asks, or everyone when the game
-        ended (worked out by the queue's task)."""
+        ended (worked out by the queue's task). `bots`: the seats bots play (stand-ins too),
+        never told."""
         if not self.available:
             return
         if over:
             self._put(Job("ended", table_id))
         else:
-            self._put(Job("your_turn", table_id, move=(before, after, seat)))
+            self._put(Job("your_turn", table_id, frozenset(bots), move=(before, after, seat)))
 
     def started(self, table_id: str, state: engine.State | None) -> None:
         """A game started here: everyone is asked to bid."""

@@ -83,7 +83,7 @@ class PushService:
     async def __aenter__(self) -> PushService:
         app = web.Application()
         app.router.add_post("/push/{name}", self._take)
-        self.runner = web.AppRunner(app)
+        self.runner = web.AppRunner(app, shutdown_timeout=2)
         await self.runner.setup()
         await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
         return self

@@ -11,7 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests import zygote
+from tests import shared_tls, zygote
+
+shared_tls.share()
 
 
 def in_ci() -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Callable
 
 from tests.browser.conftest import HAVE_PLAYWRIGHT, Server
@@ -24,6 +26,19 @@ def dismissing(messages: list[str]) -> Callable[[Dialog], None]:
         dialog.dismiss()
 
     return dismiss
+
+
+def advance_clock(server: Server, seconds: float) -> None:
+    """Move the clock of a server started with TEST_CLOCK (`@pytest.mark.server_env(TEST_CLOCK="0")`)
+    forward; it answers once the timers this woke (time limits, grace) have run."""
+    request = urllib.request.Request(
+        server.url + "/test/clock",
+        data=json.dumps({"seconds": seconds}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
+        assert json.loads(r.read())["settled"]
 
 
 def create_table(page: Page, server: Server, name: str) -> tuple[str, str]:

@@ -5,23 +5,26 @@ Quick play seats a person at a public table that waits for players."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 import shutil
 import threading
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser.conftest import ROOT, ConsoleWatch, NewPage, Server
 from tests.browser.driver import SeatDriver, State, seat_of, table_id_of
-from tests.browser.helpers import create_table, expect, join_by_invite
+from tests.browser.helpers import advance_clock, create_table, expect, join_by_invite
 
 # The server's defaults (app/core/config.py, app/table/standin.py), which this test does not change.
 DEFAULT_GRACE = 30
-SLACK = 15  # a loaded machine: the stand-in is asked for when the grace passes, then commits
 
 
 def _random_bids(seed: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -69,6 +72,13 @@ def _join(threads: list[threading.Thread], errors: list[BaseException]) -> None:
     assert not errors, errors
 
 
+def _stand_ins(server: Server, table_id: str) -> list[bool]:
+    with urllib.request.urlopen(f"{server.url}/api/tables/{table_id}", timeout=10) as r:
+        return [p["stand_in"] for p in json.load(r)["players"]]
+
+
+# The grace is passed by moving the server's clock (TEST_CLOCK), not waited for.
+@pytest.mark.server_env(TEST_CLOCK="0")
 def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_seat_back(
     server: Server, new_page: NewPage, console: ConsoleWatch, artifacts: Path
 ) -> None:
@@ -127,14 +137,17 @@ def test_a_friend_who_closes_the_page_is_named_replaced_by_a_bot_and_gets_the_se
     if os.environ.get("UPDATE_README_SCREENSHOT"):
         shutil.copy(artifacts / "away.png", ROOT / "docs" / "screenshot.png")
 
-    # Once the grace has passed, a bot plays for him: the log and the seat say so.
+    # Five seconds before the grace ends (counted from before the server saw the page close),
+    # nobody stands in for him yet; once it has passed, a bot plays for him: the log and the
+    # seat say so. (Moved from the moment of the close, the clock stays well within the
+    # 45 s to bid: the time limit never runs out for him.)
+    early = DEFAULT_GRACE - 5 - (time.monotonic() - closed_at)
+    if early > 0:  # (on a machine so busy that it took 25 s to get here, real time did it)
+        advance_clock(server, early)
+        assert _stand_ins(server, table_id) == [False, False, False]
+    advance_clock(server, 6)
     stand_in = alice.locator("#log li.notice[data-notice=stand_in]")
-    expect(stand_in).to_have_text(
-        "Bob stayed away: a bot plays for Bob until they come back.",
-        timeout=(DEFAULT_GRACE + SLACK) * 1000,
-    )
-    waited = time.monotonic() - closed_at
-    assert DEFAULT_GRACE - 2 <= waited <= DEFAULT_GRACE + SLACK, waited
+    expect(stand_in).to_have_text("Bob stayed away: a bot plays for Bob until they come back.")
     expect(alice.locator(f"#seats [data-stand-in='{bob_seat}']")).to_have_text(
         "bot playing for Bob"
     )

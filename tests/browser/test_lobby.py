@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import ConsoleWatch, NewPage, Server
-from tests.browser.helpers import create_table, dismissing, expect, join_by_invite
+from tests.browser.helpers import (
+    advance_clock,
+    create_table,
+    dismissing,
+    expect,
+    join_by_invite,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -87,6 +93,8 @@ def test_an_unknown_table_says_so(server: Server, new_page: NewPage, console: Co
     expect(page.locator("#notfound-view")).to_be_visible()
 
 
+# The server's clock is moved past the time limit, not waited for.
+@pytest.mark.server_env(TEST_CLOCK="0")
 def test_a_time_limit_counts_down_and_a_silent_player_bids_nothing(
     server: Server, new_page: NewPage, artifacts: Path
 ) -> None:
@@ -108,7 +116,8 @@ def test_a_time_limit_counts_down_and_a_silent_player_bids_nothing(
     expect(carol.locator("#countdown")).to_be_visible()
     expect(alice.locator("#countdown")).to_have_text(re.compile(r"^0:[01]\d$"))
     carol.screenshot(path=str(artifacts / "timer.png"), animations="disabled")
-    expect(carol.locator("#reveal-area .fist")).to_have_count(3, timeout=25_000)
+    advance_clock(server, 15)
+    expect(carol.locator("#reveal-area .fist")).to_have_count(3)
     expect(carol.locator("#reveal-area .fist[data-seat='2']")).to_contain_text("nothing")
     # The next auction has its own clock.
     expect(carol.locator("#action-area")).to_have_attribute("data-state", "bid")

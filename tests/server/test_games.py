@@ -122,8 +122,10 @@ async def test_complete_games_with_bots_people_spectators_and_two_tabs(
                 if m["type"] == "state"
             ]
 
-        assert states(ann1)[-1] == states(ann2)[-1]
-        assert dict(states(ann1)) == {v: s for v, s in states(ann2) if v in dict(states(ann1))}
+        seen1, seen2 = states(ann1), states(ann2)
+        assert seen1[-1] == seen2[-1]
+        by_version = dict(seen1)
+        assert by_version == {v: s for v, s in seen2 if v in by_version}
         # The spectator's view is the public one: nobody's coins.
         assert watcher.view is not None and watcher.view["me"] is None
         # Versions only ever rise, and each seat's log covers the game without gaps.

@@ -70,7 +70,8 @@ async def test_two_processes_never_seat_a_queued_player_twice(
         everyone += players
 
     async def read_all() -> dict[Queued, dict[str, Any]]:
-        return {p: await p.read() for p in everyone}
+        read = await asyncio.gather(*(p.read() for p in everyone))
+        return dict(zip(everyone, read, strict=True))
 
     # The last passes of both processes are over once one of each changes nothing (the
     # entries left waiting cannot fill a table): a move of both clocks returns after a pass

@@ -6,6 +6,11 @@ nothing about secrets here, it only asks the engine for this viewer's share.
 
 Frames are built once per (version, viewer, since) and shared: every spectator of a table, and every
 socket of one seat, gets the same bytes.
+
+A socket that asked for deltas (`?deltas=1`) and holds the version just before gets a `delta`
+frame instead (`delta_frame`): the changes from that viewer's previous view and prompts to the
+new ones, and the version's events, built once per (version, viewer). It is computed from the
+viewer's own two views only, so it tells nothing the next `state` frame would not.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import orjson
 
 import engine
 from app.core.clock import server_clock
-from app.core.messages import StateOut
+from app.core.messages import DeltaOut, StateOut
+from app.table.changes import changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +61,47 @@ class LiveGame:
     deadline: Deadline | None = None
     committing: int = -1  # the version a commit of this process is writing now
     stale: bool = False  # a commit failed without an answer: reload before the next action
-    # (seat, since) -> frame of the current version; emptied whenever the version moves.
-    frames: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    # (seat, since) -> frame of the current version, (seat, DELTA) -> its delta frame; emptied
+    # whenever the version moves.
+    frames: dict[tuple[int | None, int | str], str] = field(default_factory=dict)
     frames_version: int = -1
+    # seat -> (version, {"view", "prompts"}) last sent to that viewer's delta-taking sockets:
+    # the base of its next delta.
+    docs: dict[int | None, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+
+
+DELTA = "delta"  # the key of a delta frame in LiveGame.frames
 
 
 def _tag(events: list[dict[str, Any]], version: int) -> list[dict[str, Any]]:
     return [{**e, "version": version} for e in events]
 
 
-def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: int) -> str:
+def _frames(game: LiveGame) -> dict[tuple[int | None, int | str], str]:
+    if game.frames_version != game.version:
+        game.frames.clear()
+        game.frames_version = game.version
+    return game.frames
+
+
+def _doc(game: LiveGame, seat: int | None, keep: bool) -> dict[str, Any]:
+    """The viewer's view and prompts of the current version; `keep`: remembered as the base of
+    its next delta."""
+    entry = game.docs.get(seat)
+    if entry is not None and entry[0] == game.version:
+        return entry[1]
+    doc = {"view": engine.view(game.state, seat), "prompts": engine.prompts(game.state, seat=seat)}
+    if keep:
+        game.docs[seat] = (game.version, doc)
+    return doc
+
+
+def state_frame(
+    game: LiveGame, seat: int | None, since: int | None, max_gap: int, keep: bool = False
+) -> str:
     """The `state` frame of the current version for a viewer who has seen up to `since`
-    (None: nothing yet; -1 asks for the log from the very start).
+    (None: nothing yet; -1 asks for the log from the very start). `keep`: the socket takes
+    deltas, and this view is the base of its next one.
 
     `events_from` is `since` when the viewer's log can simply continue; otherwise the log is
     sent again from the start (or its last `max_gap` versions) with `resync` where the viewer
@@ -77,28 +112,58 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
     if version - start > max_gap:
         start, resync = version - max_gap, True
     key = (seat, start if not resync else -2 - start)
-    if game.frames_version != version:
-        game.frames.clear()
-        game.frames_version = version
-    frame = game.frames.get(key)
-    if frame is None:
-        events: list[dict[str, Any]] = []
-        for v in range(max(start + 1, 0), version + 1):
-            events.extend(_tag(engine.visible_events(game.events[v], seat), v))
-        message = StateOut.model_construct(
-            type="state",
-            game_id=game.id,
-            version=version,
-            view=engine.view(game.state, seat),
-            prompts=engine.prompts(game.state, seat=seat),
-            events_from=start,
-            events=events,
-            resync=resync,
-            deadline=game.deadline.at if game.deadline else None,
-            server_time=server_clock.time(),
-        )
-        # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
-        # several times faster than the model's own serializer, to the same text.
-        frame = orjson.dumps(message.__dict__).decode("utf-8")
-        game.frames[key] = frame
+    frames = _frames(game)
+    frame = frames.get(key)
+    if frame is not None:
+        if keep:
+            _doc(game, seat, keep)  # this viewer's next delta starts from here
+        return frame
+    doc = _doc(game, seat, keep)
+    events: list[dict[str, Any]] = []
+    for v in range(max(start + 1, 0), version + 1):
+        events.extend(_tag(engine.visible_events(game.events[v], seat), v))
+    message = StateOut.model_construct(
+        type="state",
+        game_id=game.id,
+        version=version,
+        view=doc["view"],
+        prompts=doc["prompts"],
+        events_from=start,
+        events=events,
+        resync=resync,
+        deadline=game.deadline.at if game.deadline else None,
+        server_time=server_clock.time(),
+    )
+    # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
+    # several times faster than the model's own serializer, to the same text.
+    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    frames[key] = frame
+    return frame
+
+
+def delta_frame(game: LiveGame, seat: int | None) -> str | None:
+    """The `delta` frame from the version before to the current one for this viewer; None when
+    its base is not at hand (no delta-taking socket of this viewer was sent that version, or it
+    was already replaced): send a `state` instead."""
+    frames = _frames(game)
+    frame = frames.get((seat, DELTA))
+    if frame is not None:
+        return frame
+    version = game.version
+    entry = game.docs.get(seat)
+    if entry is None or entry[0] != version - 1:
+        return None
+    doc = _doc(game, seat, keep=True)
+    message = DeltaOut.model_construct(
+        type="delta",
+        game_id=game.id,
+        base=version - 1,
+        version=version,
+        changes=changes(entry[1], doc),
+        events=_tag(engine.visible_events(game.events[version], seat), version),
+        deadline=game.deadline.at if game.deadline else None,
+        server_time=server_clock.time(),
+    )
+    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    frames[(seat, DELTA)] = frame
     return frame

@@ -64,7 +64,7 @@ CLIENT_TYPES = ("action", "ping", "sync")
 # The version of this protocol, sent in `hello`. It rises by one whenever the server adds
 # something a client may rely on (a message, a field, a code); nothing is renamed or dropped.
 # docs/protocol-changelog.md says what each version added.
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 
 class HelloOut(BaseModel):

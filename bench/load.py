@@ -2,7 +2,7 @@
 the same run.
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
-        [--pace SECONDS] [--handshakes TABLES]
+        [--pace SECONDS] [--handshakes TABLES] [--deltas]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
@@ -35,6 +35,11 @@ connects at once; the server's CPU seconds from the first connect until every so
 sockets are closed and connect at once again (a reconnect storm: rooms already in memory), then
 closed. `--games 0` runs only this.
 
+With `--deltas` every socket asks for `delta` frames (`deltas=1`, as the browser does), applies
+them to the view and prompts it holds, and asks for the whole state (`sync`) when one does not
+follow. Either way the game frames received (`state` and `delta`) are counted: bytes per action
+over every socket, and per frame.
+
 Every figure is also printed as a ratio to the references. Traffic goes only to 127.0.0.1; the
 client binds its sockets to 127.0.0.2-251, one address per game, so per-address limits of the
 server see a few sockets each. `--server-env KEY=VALUE` passes more settings to the servers.
@@ -61,6 +66,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.table.changes import apply as apply_changes
 from bench.common import (
     PG_URL,
     Lobby,
@@ -258,6 +264,10 @@ class Stats:
     reconnects: int = 0
     resends: int = 0
     closes: Counter[str] = field(default_factory=Counter)
+    game_frames: int = 0  # `state` and `delta` frames received in the window
+    game_frame_bytes: int = 0
+    deltas: int = 0
+    syncs: int = 0
 
     def inside(self, t: float) -> bool:
         return self.start <= t <= self.end
@@ -284,6 +294,8 @@ class Sock:
     counter: int = 0
     over: bool = False
     thinking: bool = False  # --pace: a think time is running before its next action
+    doc: dict[str, Any] | None = None  # --deltas: the view and prompts held, deltas applied
+    game_id: str = ""
 
 
 @dataclass(eq=False)
@@ -364,6 +376,8 @@ class Client:
         query = [f"token={sock.token}"] if sock.token else []
         if sock.version >= 0:
             query.append(f"since={sock.version}")
+        if self.cfg.get("deltas"):
+            query.append("deltas=1")
         url = f"{self.servers[sock.proc]['ws']}/ws/tables/{sock.game.table_id}" + (
             "?" + "&".join(query) if query else ""
         )
@@ -431,9 +445,23 @@ class Client:
             None,
         )
 
-    async def on_message(self, sock: Sock, m: dict[str, Any], t: float) -> None:
+    async def on_message(self, sock: Sock, m: dict[str, Any], t: float, size: int = 0) -> None:
         kind = m.get("type")
-        if kind == "state":
+        if kind in ("state", "delta") and STATS.inside(t):
+            STATS.game_frames += 1
+            STATS.game_frame_bytes += size
+        if kind == "delta":
+            if sock.doc is None or m["base"] != sock.version or m["game_id"] != sock.game_id:
+                STATS.syncs += 1
+                await sock.ws.send(json.dumps({"type": "sync", "since": sock.version}))
+                return
+            STATS.deltas += STATS.inside(t)
+            sock.doc = apply_changes(sock.doc, m["changes"])
+            m = {"version": m["version"], "events": m["events"], **sock.doc}
+            self.on_state(sock, m, t)
+        elif kind == "state":
+            sock.game_id = m["game_id"]
+            sock.doc = {"view": m["view"], "prompts": m["prompts"]}
             self.on_state(sock, m, t)
         elif kind == "ack" and sock.pending and m.get("action_id") == sock.pending[0]:
             _, action, sent = sock.pending
@@ -480,7 +508,7 @@ class Client:
                 if sock.pending:
                     await self.send(sock, sock.pending[1], sock.pending[0])
                 continue
-            await self.on_message(sock, json.loads(raw), now())
+            await self.on_message(sock, json.loads(raw), now(), len(raw))
 
     async def watchdog(self) -> None:
         """Unstick seats: a refused action with no newer state comes back after 0.5 s with a
@@ -749,6 +777,16 @@ class Client:
             "reconnects": STATS.reconnects,
             "resends": STATS.resends,
             "lobby_5xx_retried": Lobby.server_errors,
+            "deltas": bool(cfg.get("deltas")),
+            "game_frames": STATS.game_frames,
+            "game_frame_bytes_per_action": (
+                STATS.game_frame_bytes / STATS.acks if STATS.acks else None
+            ),
+            "game_frame_bytes_mean": (
+                STATS.game_frame_bytes / STATS.game_frames if STATS.game_frames else None
+            ),
+            "delta_share": STATS.deltas / STATS.game_frames if STATS.game_frames else None,
+            "syncs": STATS.syncs,
         }
 
 
@@ -879,6 +917,12 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         f"  server CPU per action:   {'n/a' if cpu is None else f'{cpu:.2f} ms'} "
         f"({f['server_cpu_s']:.1f} CPU s; "
         f"{f['actions_per_server_cpu_s'] or 0:.0f} actions per CPU s)"
+    )
+    print(
+        f"  game frames received:    {f['game_frame_bytes_per_action'] or 0:.0f} B per action "
+        f"over every socket, {f['game_frame_bytes_mean'] or 0:.0f} B per frame "
+        f"({f['game_frames']} frames; deltas {'on' if f['deltas'] else 'off'}: "
+        f"{(f['delta_share'] or 0) * 100:.0f}% were deltas, {f['syncs']} syncs)"
     )
     pg = f["postgres_cpu_ms_per_action"]
     print(
@@ -1019,6 +1063,7 @@ def bench(args: argparse.Namespace) -> int:
             "database_url": args.database_url,
             "pace": args.pace,
             "handshake_tables": args.handshakes,
+            "deltas": args.deltas,
         }
         client = subprocess.Popen(
             [sys.executable, __file__, "--client"],
@@ -1112,6 +1157,11 @@ def main() -> int:
         metavar="TABLES",
         help="first connect the seats of this many unstarted tables at once "
         "and print the server's CPU per handshake (200: 800 sockets)",
+    )
+    parser.add_argument(
+        "--deltas",
+        action="store_true",
+        help="every socket asks for delta frames (deltas=1), as the browser client does",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)

@@ -18,31 +18,43 @@ Path = list[str | int]
 def changes(old: Any, new: Any) -> list[list[Any]]:
     """The changes from `old` to `new` (both plain JSON data); [] when they are equal."""
     out: list[list[Any]] = []
-    _diff(old, new, [], out)
+    # Python's equality of nested dicts and lists runs in C: each unchanged part costs one
+    # comparison, and only what changed is walked. It holds 1 == True == 1.0, which JSON does
+    # not; the engine's views never put a bool or a float where an integer was.
+    if old != new:
+        _diff(old, new, [], out)
     return out
 
 
 def _diff(old: Any, new: Any, path: Path, out: list[list[Any]]) -> None:
-    # Python's equality of nested dicts and lists runs in C: the unchanged parts of a view
-    # cost one comparison each, and only what changed is walked. It holds 1 == True == 1.0,
-    # which JSON does not; the engine's views never put a bool or a float where an integer was.
-    if old == new:
-        return
+    """`old` and `new` differ."""
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
                 out.append(["s", [*path, key], value])
-            elif old[key] != value:
-                _diff(old[key], value, [*path, key], out)
-        for key in old:
-            if key not in new:
-                out.append(["d", [*path, key]])
+                continue
+            was = old[key]
+            if was is value or was == value:
+                continue
+            if type(value) is dict or type(value) is list:
+                _diff(was, value, [*path, key], out)
+            else:
+                out.append(["s", [*path, key], value])
+        if len(old) + sum(1 for key in new if key not in old) != len(new):
+            for key in old:
+                if key not in new:
+                    out.append(["d", [*path, key]])
         return
     if type(old) is list and type(new) is list and 0 < len(old) <= len(new):
         # Same items, changed in place (the players), or more at the end (the turn's cards).
         for i, item in enumerate(old):
-            if item != new[i]:
-                _diff(item, new[i], [*path, i], out)
+            value = new[i]
+            if item is value or item == value:
+                continue
+            if type(value) is dict or type(value) is list:
+                _diff(item, value, [*path, i], out)
+            else:
+                out.append(["s", [*path, i], value])
         if len(new) > len(old):
             out.append(["a", path, new[len(old) :]])
         return

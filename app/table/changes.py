@@ -13,37 +13,37 @@ from __future__ import annotations
 from typing import Any
 
 Path = list[str | int]
+_MISSING = object()
 
 
 def changes(old: Any, new: Any) -> list[list[Any]]:
     """The changes from `old` to `new` (both plain JSON data); [] when they are equal."""
     out: list[list[Any]] = []
-    # Python's equality of nested dicts and lists runs in C: each unchanged part costs one
-    # comparison, and only what changed is walked. It holds 1 == True == 1.0, which JSON does
-    # not; the engine's views never put a bool or a float where an integer was.
-    if old != new:
+    if old is not new:
         _diff(old, new, [], out)
     return out
 
 
 def _diff(old: Any, new: Any, path: Path, out: list[list[Any]]) -> None:
-    """`old` and `new` differ."""
+    # Python's equality of nested dicts and lists runs in C: each unchanged part costs one
+    # comparison, and only what changed is walked. It holds 1 == True == 1.0, which JSON does
+    # not; the engine's views never put a bool or a float where an integer was.
     if type(old) is dict and type(new) is dict:
+        kept = 0  # keys of `old` still in `new`
         for key, value in new.items():
-            if key not in old:
+            was = old.get(key, _MISSING)
+            if was is _MISSING:
                 out.append(["s", [*path, key], value])
                 continue
-            was = old[key]
+            kept += 1
             if was is value or was == value:
                 continue
             if type(value) is dict or type(value) is list:
                 _diff(was, value, [*path, key], out)
             else:
                 out.append(["s", [*path, key], value])
-        if len(old) + sum(1 for key in new if key not in old) != len(new):
-            for key in old:
-                if key not in new:
-                    out.append(["d", [*path, key]])
+        if kept != len(old):
+            out.extend(["d", [*path, key]] for key in old if key not in new)
         return
     if type(old) is list and type(new) is list and 0 < len(old) <= len(new):
         # Same items, changed in place (the players), or more at the end (the turn's cards).
@@ -58,7 +58,8 @@ def _diff(old: Any, new: Any, path: Path, out: list[list[Any]]) -> None:
         if len(new) > len(old):
             out.append(["a", path, new[len(old) :]])
         return
-    out.append(["s", path, new])
+    if old != new:
+        out.append(["s", path, new])
 
 
 def apply(doc: Any, changes_: list[list[Any]]) -> Any:

@@ -2,11 +2,12 @@
 `delta` frames, without sockets or a database (the part of the server's work that the frame
 format decides; bench/load.py measures the whole).
 
-    .venv/bin/python bench/frames.py [--games 20] [--players 4] [--spectators 1] [--repeat 3]
+    .venv/bin/python bench/frames.py [--games 50] [--players 4] [--spectators 1] [--repeat 3]
         [--deflate]
 
-Plays `--games` games with random legal moves (seeded), then replays them through the server's
-own frame builders (app.table.live_game): after every action, each seat and the spectators (one
+Plays `--games` games with random legal moves (seeded), then replays them all at once, one
+action of each game in turn, through the server's own frame builders (app.table.live_game):
+after every action, each seat and the spectators (one
 shared frame) get the frame a socket would, a `state` since the version before (every socket as
 today) or a `delta` (every socket on `deltas=1`), encoded to UTF-8 as the socket does. Prints the
 CPU time per action (the best of `--repeat` passes: the machine is shared) and the bytes per
@@ -57,12 +58,9 @@ def replay(
     actions = frames = size = 0
     viewers: list[int | None] = [*range(players), *([None] if spectators else [])]
     began = time.process_time()
+    live: list[LiveGame] = []
+    streams: dict[tuple[int, int | None, int], Any] = {}
     for n, (states, events) in enumerate(games):
-        streams = {
-            (viewer, i): zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15, 8)
-            for viewer in viewers
-            for i in range(spectators if viewer is None else 1)
-        }
         game = LiveGame(
             id=f"g{n}",
             table_id=f"t{n}",
@@ -73,10 +71,22 @@ def replay(
             events=[events[0]],
             action_ids={},
         )
+        live.append(game)
         for viewer in viewers:
             state_frame(game, viewer, None, MAX_GAP, keep=deltas)
-        for version in range(1, len(states)):
+            for i in range(spectators if viewer is None else 1):
+                streams[n, viewer, i] = zlib.compressobj(
+                    zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15, 8
+                )
+    # The games move on together, one action of each in turn, as on a busy server (each
+    # viewer's previous view is then long out of the processor's caches).
+    for version in range(1, max(len(states) for states, _ in games)):
+        for n, (states, events) in enumerate(games):
+            if version >= len(states):
+                continue
+            game = live[n]
             game.state, game.version = states[version], version
+            game.over = version == len(states) - 1
             game.events.append(events[version])
             for viewer in viewers:
                 frame = delta_frame(game, viewer) if deltas else None
@@ -86,7 +96,7 @@ def replay(
                 for i in range(spectators if viewer is None else 1):
                     data = frame.encode("utf-8")
                     if deflate:
-                        stream = streams[viewer, i]
+                        stream = streams[n, viewer, i]
                         data = stream.compress(data) + stream.flush(zlib.Z_SYNC_FLUSH)
                     size += len(data)
                     frames += 1
@@ -98,7 +108,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--spectators", type=int, default=1, help="spectator sockets per game")
     parser.add_argument("--repeat", type=int, default=3)

@@ -16,11 +16,12 @@ Path = list[str | int]
 _MISSING = object()
 
 
-def changes(old: Any, new: Any) -> list[list[Any]]:
-    """The changes from `old` to `new` (both plain JSON data); [] when they are equal."""
+def changes(old: Any, new: Any, at: Path | None = None) -> list[list[Any]]:
+    """The changes from `old` to `new` (both plain JSON data); [] when they are equal. `at`:
+    where both are in a larger document (the start of every path)."""
     out: list[list[Any]] = []
     if old is not new:
-        _diff(old, new, [], out)
+        _diff(old, new, at or [], out)
     return out
 
 

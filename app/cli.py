@@ -91,25 +91,32 @@ def _rebuild_ratings(*, check: bool) -> int:
 
     from app.core.config import get_settings
     from app.lobby.history import History
+    from app.lobby.leagues import rebuild_standings
     from app.store import migrate
     from app.store.stores import open_stores
 
     settings = get_settings()
     migrate.upgrade("head", settings)
 
-    async def rebuild() -> tuple[int, list[str]]:
+    async def rebuild() -> tuple[int, list[str], int, list[str]]:
         stores = open_stores(settings)
         try:
-            rebuilt, differ = await History(stores.history).rebuild()
+            history = History(stores.history)
+            results = await history.everything()
+            rebuilt, differ = await history.rebuild(results)
+            leagues, league_differ = await rebuild_standings(stores.leagues, results)
         finally:
             await stores.close()
-        return len(rebuilt), differ
+        return len(rebuilt), differ, leagues, league_differ
 
-    count, differ = asyncio.run(rebuild())
+    count, differ, leagues, league_differ = asyncio.run(rebuild())
     print(f"{count} ratings rebuilt from the recorded games; {len(differ)} differed")
     for key in differ:
         print(f"  differed: {key}")
-    return 1 if check and differ else 0
+    print(f"{leagues} leagues' standings rebuilt; {len(league_differ)} differed")
+    for key in league_differ:
+        print(f"  differed: {key}")
+    return 1 if check and (differ or league_differ) else 0
 
 
 def _serve(host: str, port: int, log_level: str | None) -> int:

@@ -17,11 +17,13 @@ from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import (
     after_game,
+    app_shell,
     catalogue_api,
     http_errors,
     leagues_api,
     metrics_access,
     players_api,
+    push_api,
     queue_api,
     readiness,
     replay,
@@ -132,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api)
     app.include_router(ws_router)
     app.include_router(pages)
+    app.include_router(app_shell.router)
     app.include_router(replay.router)
     app.include_router(after_game.router)
     app.include_router(readiness.router)
@@ -144,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players_api.router)
     app.include_router(players_api.pages)
     app.include_router(leagues_api.router)
+    app.include_router(push_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

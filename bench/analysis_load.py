@@ -1,5 +1,6 @@
 """Benchmark: do analyses of finished games slow down the people at a table? The hard bots'
-bench (bench/hard_bots.py), with analyses running instead of hard-bot tables.
+bench (bench/hard_bots.py), with analyses running instead of hard-bot tables: the same people's
+table (bench/people.py).
 
     .venv/bin/python bench/analysis_load.py [--analyses 3] [--seconds 30] [--worlds 40]
         [--workers 1] [--json]
@@ -28,10 +29,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import Server, ms, server_env
-from bench.hard_bots import Run, smallest
+from bench.people import PeopleRun, p99_ratio, smallest
 
 
-class AnalysisRun(Run):
+class AnalysisRun(PeopleRun):
+    """The people's table (bench/people.py), with finished games' analyses running."""
+
     async def finished_game(self, n: int) -> str:
         table_id = await self.lobby.create_table(3)
         seat, token = await self.lobby.join(table_id, "Host")
@@ -46,8 +49,8 @@ class AnalysisRun(Run):
         if ask:
             for game_id in game_ids:
                 await self.lobby.call("GET", f"/api/games/{game_id}/analysis")
-        result = await self.run(0)
-        # Run.run closed its lobby: a new one to read how far the analyses got.
+        result = await self.measure([])
+        # measure() closed its lobby: a new one to read how far the analyses got.
         self.lobby = type(self.lobby)(self.server.http, "127.0.0.1")
         progress = []
         for game_id in game_ids if ask else []:
@@ -90,9 +93,7 @@ def main() -> int:
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-analysis-") as tmp:
         runs = [one_run(args, ask, Path(tmp)) for ask in (False, True, False)]
-    refs = [r["p99"] for r in (runs[0], runs[2]) if r["p99"] is not None]
-    ref = sum(refs) / len(refs) if refs else None
-    ratio = runs[1]["p99"] / ref if ref and runs[1]["p99"] is not None else None
+    ref, ratio = p99_ratio(runs)
     if args.json:
         print(json.dumps({"runs": runs, "reference_p99": ref, "p99_ratio": ratio}))
         return 0

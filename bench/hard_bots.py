@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import sys
@@ -31,133 +30,47 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Lobby, Server, cpu_seconds, ms, percentile, server_env
-from bench.common import decide as uniform
-
-SMALLEST = {
-    "bid": {
-        "type": "bid",
-        "fairy_gold": 0,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    },
-    "tiebreak": {"type": "tiebreak", "silver": 0, "amulet": False},
-}
+from bench.common import Server, ms, server_env
+from bench.people import PeopleRun, p99_ratio, smallest
 
 
-def smallest(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if "options" in prompt:
-        return {"type": "choose", "option": prompt["options"][0]["id"]}
-    return dict(SMALLEST[prompt["kind"]])
+class Run(PeopleRun):
+    """The people's table (bench/people.py) beside tables of three hard bots."""
 
-
-class Run:
     def __init__(self, server: Server, seconds: float, warmup: float) -> None:
-        self.server = server
-        self.lobby = Lobby(server.http, "127.0.0.1")
-        self.stop = asyncio.Event()
-        self.window = (0.0, 0.0)
-        self.seconds, self.warmup = seconds, warmup
-        self.latencies: list[float] = []  # the people's action -> ack, inside the window
+        super().__init__(server, seconds, warmup)
         self.bot_table_actions = 0  # versions the hard bots' tables advanced, inside the window
 
-    def inside(self) -> bool:
-        return self.window[0] <= time.monotonic() <= self.window[1]
+    def saw_state(self, seat: int, people: bool, version: int, previous: int) -> None:
+        if not people and seat == 0 and self.inside():
+            self.bot_table_actions += max(0, version - previous)
 
-    async def seat(
-        self, table_id: str, seat: int, token: str, policy: Any, people: bool, rng: random.Random
-    ) -> None:
-        from websockets.asyncio.client import connect
-
-        url = f"{self.server.ws}/ws/tables/{table_id}?token={token}"
-        async with connect(url, max_size=None) as ws:
-            pending: tuple[str, float] | None = None
-            prompt: dict[str, Any] | None = None
-            version, counter = 0, 0
-            async for raw in ws:
-                m = json.loads(raw)
-                if m["type"] == "state":
-                    if not people and seat == 0 and self.inside():
-                        self.bot_table_actions += max(0, m["version"] - version)
-                    version = m["version"]
-                    prompt = next(
-                        (
-                            p
-                            for p in m["prompts"]
-                            if p["seat"] == seat and ("max" in p or "options" in p)
-                        ),
-                        None,
-                    )
-                    if m["view"]["winner"] is not None:
-                        return
-                elif m["type"] == "ack" and pending and m["action_id"] == pending[0]:
-                    if people and self.inside() and not m.get("duplicate"):
-                        self.latencies.append(time.monotonic() - pending[1])
-                    pending = None
-                elif m["type"] == "error" and pending and m.get("action_id") == pending[0]:
-                    pending = None
-                if self.stop.is_set():
-                    return
-                if pending is None and prompt is not None:
-                    counter += 1
-                    action_id = f"s{seat}-{counter}"
-                    pending = (action_id, time.monotonic())
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "type": "action",
-                                "action": policy(prompt, rng),
-                                "action_id": action_id,
-                            }
-                        )
-                    )
-
-    async def table(self, n: int, hard: bool) -> None:
+    async def bot_table(self, n: int) -> None:
+        """Three hard bots and the host's seat (the smallest move), game after game."""
         rng = random.Random(n)
         while not self.stop.is_set():
-            table_id = await self.lobby.create_table(4 if hard else 3)
-            seats = [await self.lobby.join(table_id, "Host" if hard else "Ann")]
-            if hard:
-                await self.lobby.call(
-                    "POST",
-                    f"/api/tables/{table_id}/bots",
-                    seats[0][1],
-                    json={"count": 3, "kind": "hard"},
-                )
-            else:
-                seats += [await self.lobby.join(table_id, name) for name in ("Bob", "Cy")]
+            table_id = await self.lobby.create_table(4)
+            seats = [await self.lobby.join(table_id, "Host")]
+            await self.lobby.call(
+                "POST",
+                f"/api/tables/{table_id}/bots",
+                seats[0][1],
+                json={"count": 3, "kind": "hard"},
+            )
             await self.lobby.start(table_id, seats[0][1])
             await asyncio.gather(
-                *(
-                    self.seat(table_id, seat, token, smallest if hard else uniform, not hard, rng)
-                    for seat, token in seats
-                )
+                *(self.seat(table_id, seat, token, smallest, False, rng) for seat, token in seats)
             )
 
     async def run(self, bot_tables: int) -> dict[str, Any]:
-        tasks = [asyncio.create_task(self.table(n, True)) for n in range(bot_tables)]
-        tasks.append(asyncio.create_task(self.table(1000, False)))
-        start = time.monotonic() + self.warmup
-        self.window = (start, start + self.seconds)
-        await asyncio.sleep(self.warmup)
-        cpu0 = cpu_seconds([self.server.pid])
-        await asyncio.sleep(self.seconds)
-        cpu = cpu_seconds([self.server.pid]) - cpu0
-        self.stop.set()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        await self.lobby.close()
+        people = await self.measure([self.bot_table(n) for n in range(bot_tables)])
         return {
             "bot_tables": bot_tables,
-            "acks": len(self.latencies),
-            "p50": percentile(self.latencies, 50),
-            "p99": percentile(self.latencies, 99),
+            "acks": people["acks"],
+            "p50": people["p50"],
+            "p99": people["p99"],
             "bot_table_actions": self.bot_table_actions,
-            "server_cpu_seconds": round(cpu, 2),
+            "server_cpu_seconds": people["server_cpu_seconds"],
         }
 
 
@@ -196,9 +109,7 @@ def main() -> int:
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-hard-") as tmp:
         runs = [one_run(args, n, Path(tmp)) for n in (0, args.bot_tables, 0)]
-    refs = [r["p99"] for r in (runs[0], runs[2]) if r["p99"] is not None]
-    ref = sum(refs) / len(refs) if refs else None
-    ratio = runs[1]["p99"] / ref if ref and runs[1]["p99"] is not None else None
+    ref, ratio = p99_ratio(runs)
     out = {
         "runs": runs,
         "reference_p99": ref,

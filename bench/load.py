@@ -2,7 +2,7 @@
 the same run.
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
-        [--pace SECONDS] [--handshakes TABLES] [--deltas]
+        [--pace SECONDS] [--handshakes TABLES [--handshake-rounds ROUNDS]] [--deltas]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
@@ -33,7 +33,11 @@ started) are made through the lobby, the server left idle for a moment, then eve
 connects at once; the server's CPU seconds from the first connect until every socket has its
 `table` frame, divided by the sockets, is the CPU per handshake (printed with the wall time). The
 sockets are closed and connect at once again (a reconnect storm: rooms already in memory), then
-closed. `--games 0` runs only this.
+closed. `--games 0` runs only this. With `--handshake-rounds ROUNDS` too, as many tables again
+whose seated people are signed-in players (each made by `GET /api/me`, its seat linked to it, its
+socket sending the player's cookie, as a browser does), a first storm of each kind, then ROUNDS
+rounds of a storm of each kind back to back (the order swapped every round); each round and the
+medians are printed: what the identity adds to a seat socket's handshake.
 
 With `--deltas` every socket asks for `delta` frames (`deltas=1`, as the browser does), applies
 them to the view and prompts it holds, and asks for the whole state (`sync`) when one does not
@@ -55,6 +59,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -596,35 +601,78 @@ class Client:
 
     async def handshakes(self) -> dict[str, Any]:
         """--handshakes: tables of seated players (not started) whose sockets all connect at
-        once, twice; the server's CPU per handshake (see the module's docstring)."""
-        from websockets.asyncio.client import connect
+        once, twice; the server's CPU per handshake (see the module's docstring). With
+        --handshake-rounds, two sets of tables, guests and signed-in players, storm in turn."""
+        tables = self.cfg["handshake_tables"]
+        rounds = self.cfg.get("handshake_rounds", 0)
+        guests = await self.seat_tables(0, tables, signed=False)
+        if not rounds:
+            first = await self.storm(guests)
+            again = await self.storm(guests)
+            return {"tables": tables, "first": first, "again": again}
+        signed = await self.seat_tables(tables, tables, signed=True)
+        out: dict[str, Any] = {"tables": tables, "rounds": rounds}
+        out["first"] = {"guest": await self.storm(guests), "player": await self.storm(signed)}
+        again: dict[str, list[dict[str, float]]] = {"guest": [], "player": []}
+        for r in range(rounds):
+            # Each set goes first in every other round: a drift of the machine's load does not
+            # favour one of them.
+            order = [("guest", guests), ("player", signed)]
+            for kind, seats in order if r % 2 == 0 else order[::-1]:
+                again[kind].append(await self.storm(seats))
+        out["again"] = again
+        return out
 
-        tables, players = self.cfg["handshake_tables"], self.players
-        pids = [s["pid"] for s in self.servers]
+    async def seat_tables(
+        self, base: int, tables: int, signed: bool
+    ) -> list[tuple[int, str, str, str | None]]:
+        """Tables base..base+tables-1 of `players` seated people (not started): (table n, table
+        id, token, the player's cookie or None). Signed: each person is a player (GET /api/me
+        gives the cookie), joins with it and links the seat to the player, as the page does."""
+        players = self.players
         setup = asyncio.Semaphore(8)
-        seats: list[tuple[int, str, str]] = []  # (table n, table id, token)
+        seats: list[tuple[int, str, str, str | None]] = []
 
         async def make(n: int) -> None:
             async with setup:
-                lobby = Lobby(self.servers[n % len(self.servers)]["http"], source_address(n))
+                server = self.servers[n % len(self.servers)]["http"]
+                lobby = Lobby(server, source_address(n))
                 try:
                     table_id = await lobby.create_table(players)
                     for s in range(players):
+                        cookie = None
+                        if signed:
+                            lobby.http.cookies.clear()
+                            await lobby.call("GET", "/api/me")
+                            cookie = lobby.http.cookies.get("ds_player")
                         _seat, token = await lobby.join(table_id, f"H{n} s{s}")
-                        seats.append((n, table_id, token))
+                        if signed:
+                            r = await lobby.http.post(
+                                "/api/me/seats", json={"table_id": table_id, "token": token}
+                            )
+                            if r.status_code != 204:
+                                raise RuntimeError(f"linking a seat: {r.status_code} {r.text}")
+                        seats.append((n, table_id, token, cookie))
                 finally:
                     await lobby.close()
 
-        await asyncio.gather(*(make(n) for n in range(tables)))
+        await asyncio.gather(*(make(n) for n in range(base, base + tables)))
+        return seats
 
+    async def storm(self, seats: list[tuple[int, str, str, str | None]]) -> dict[str, float]:
+        """Every socket of `seats` connects at once; the server's CPU until each has its table
+        frame, and until the server is quiet again."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        pids = [s["pid"] for s in self.servers]
         retried = [0]
 
-        async def one(n: int, table_id: str, token: str) -> Any:
+        async def one(n: int, table_id: str, token: str, cookie: str | None) -> Any:
             """Connected with its table frame; a refusal (1013: the server is overloaded) is
             retried after a second, as the client does, and counted."""
-            from websockets.exceptions import ConnectionClosed
-
             server = self.servers[n % len(self.servers)]
+            headers = {"Cookie": f"ds_player={cookie}"} if cookie else None
             for _ in range(30):
                 try:
                     ws = await connect(
@@ -633,6 +681,7 @@ class Client:
                         open_timeout=300,
                         close_timeout=5,
                         local_addr=(source_address(n), 0),
+                        additional_headers=headers,
                     )
                     while json.loads(await ws.recv()).get("type") != "table":
                         pass
@@ -642,47 +691,37 @@ class Client:
                     await asyncio.sleep(1.0)
             raise RuntimeError("a handshake was refused 30 times")
 
-        async def idle_rate() -> float:
-            c0, t0 = cpu_seconds(pids), now()
-            await asyncio.sleep(2.0)
-            return (cpu_seconds(pids) - c0) / (now() - t0)
-
-        async def storm() -> dict[str, float]:
-            retried[0] = 0
-            idle = await idle_rate()
-            print(
-                f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr, flush=True
-            )
-            cpu0, t0 = cpu_seconds(pids), now()
-            sockets = await asyncio.gather(*(one(*seat) for seat in seats))
-            cpu1, t1 = cpu_seconds(pids), now()
-            # What the connects set off after their frames (presence sent to the tables,
-            # chat history): until the server is back to its idle rate.
-            last = cpu1
-            while now() - t1 < 30:
-                await asyncio.sleep(0.5)
-                cpu = cpu_seconds(pids)
-                if cpu - last <= max(0.02, idle * 0.5 * 2):
-                    break
-                last = cpu
-            t2 = now()
-            quiet = cpu_seconds(pids) - cpu0 - idle * (t2 - t0)
-            await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-            await asyncio.sleep(1.0)
-            n = len(sockets)
-            return {
-                "sockets": n,
-                "wall_s": t1 - t0,
-                "cpu_s": cpu1 - cpu0,
-                "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
-                "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
-                "idle_cpu_share": idle,
-                "retried": retried[0],
-            }
-
-        first = await storm()
-        again = await storm()
-        return {"tables": tables, "first": first, "again": again}
+        c0, t0 = cpu_seconds(pids), now()
+        await asyncio.sleep(2.0)
+        idle = (cpu_seconds(pids) - c0) / (now() - t0)
+        print(f"handshakes: {len(seats)} sockets connecting at once", file=sys.stderr, flush=True)
+        cpu0, t0 = cpu_seconds(pids), now()
+        sockets = await asyncio.gather(*(one(*seat) for seat in seats))
+        cpu1, t1 = cpu_seconds(pids), now()
+        # What the connects set off after their frames (presence sent to the tables, chat
+        # history): until the server is back to its idle rate.
+        last = cpu1
+        while now() - t1 < 30:
+            await asyncio.sleep(0.5)
+            cpu = cpu_seconds(pids)
+            if cpu - last <= max(0.02, idle * 0.5 * 2):
+                break
+            last = cpu
+        t2 = now()
+        quiet = cpu_seconds(pids) - cpu0 - idle * (t2 - t0)
+        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+        await asyncio.sleep(1.0)
+        n = len(sockets)
+        return {
+            "sockets": n,
+            "wall_s": t1 - t0,
+            "cpu_s": cpu1 - cpu0,
+            "cpu_ms_per_handshake": (cpu1 - cpu0) / n * 1000,
+            "cpu_ms_per_handshake_until_quiet": quiet / n * 1000,
+            "idle_cpu_share": idle,
+            "retried": retried[0],
+            "loadavg": os.getloadavg()[0],
+        }
 
     async def run(self) -> dict[str, Any]:
         cfg = self.cfg
@@ -795,7 +834,7 @@ def run_client() -> None:
     raise_fd_limit(
         (
             cfg["games"] * (cfg["players"] + len(cfg["servers"]))
-            + cfg.get("handshake_tables", 0) * cfg["players"]
+            + cfg.get("handshake_tables", 0) * cfg["players"] * 2
         )
         * 2
         + 256
@@ -839,6 +878,9 @@ def combine(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def report_handshakes(args: argparse.Namespace, hs: dict[str, Any] | None) -> None:
     if hs is None or args.json:
         return
+    if "rounds" in hs:
+        report_compared(args, hs)
+        return
     for name, label in (("first", "first connects"), ("again", "all at once again")):
         r = hs[name]
         print(
@@ -849,6 +891,40 @@ def report_handshakes(args: argparse.Namespace, hs: dict[str, Any] | None) -> No
             f"{r['cpu_ms_per_handshake_until_quiet']:.2f} ms until the server was quiet "
             f"again (idle {r['idle_cpu_share'] * 100:.1f}% of a core subtracted); "
             f"refused and retried: {r['retried']}"
+        )
+
+
+def report_compared(args: argparse.Namespace, hs: dict[str, Any]) -> None:
+    """--handshake-rounds: guests against signed-in players, each round and the medians."""
+    sockets = hs["first"]["guest"]["sockets"]
+    print(
+        f"handshakes, guests against signed-in players: {sockets} seat sockets of "
+        f"{hs['tables']} tables x {args.players} per kind, at once; server CPU ms per handshake "
+        "until every socket had its table / until the server was quiet"
+    )
+    for kind in ("guest", "player"):
+        r = hs["first"][kind]
+        print(
+            f"  first connects, {kind}: {r['cpu_ms_per_handshake']:.2f} / "
+            f"{r['cpu_ms_per_handshake_until_quiet']:.2f} (load {r['loadavg']:.2f})"
+        )
+    for i in range(hs["rounds"]):
+        g, p = hs["again"]["guest"][i], hs["again"]["player"][i]
+        print(
+            f"  round {i + 1}: guest {g['cpu_ms_per_handshake']:.2f} / "
+            f"{g['cpu_ms_per_handshake_until_quiet']:.2f}, player "
+            f"{p['cpu_ms_per_handshake']:.2f} / {p['cpu_ms_per_handshake_until_quiet']:.2f} "
+            f"(load {g['loadavg']:.2f}, {p['loadavg']:.2f}; retried {g['retried']}, {p['retried']})"
+        )
+    for key, label in (
+        ("cpu_ms_per_handshake", "until every table frame"),
+        ("cpu_ms_per_handshake_until_quiet", "until quiet"),
+    ):
+        g = statistics.median(r[key] for r in hs["again"]["guest"])
+        p = statistics.median(r[key] for r in hs["again"]["player"])
+        print(
+            f"  median of {hs['rounds']} rounds, {label}: guest {g:.2f} ms, player {p:.2f} ms "
+            f"({(p / g - 1) * 100:+.1f}%)"
         )
 
 
@@ -1063,6 +1139,7 @@ def bench(args: argparse.Namespace) -> int:
             "database_url": args.database_url,
             "pace": args.pace,
             "handshake_tables": args.handshakes,
+            "handshake_rounds": args.handshake_rounds,
             "deltas": args.deltas,
         }
         client = subprocess.Popen(
@@ -1074,7 +1151,11 @@ def bench(args: argparse.Namespace) -> int:
         helpers.append(client)
         out, _ = client.communicate(
             json.dumps(cfg).encode(),
-            timeout=cfg["setup_timeout"] + args.warmup + args.seconds + 60 + args.handshakes * 2.0,
+            timeout=cfg["setup_timeout"]
+            + args.warmup
+            + args.seconds
+            + 60
+            + args.handshakes * 2.0 * (1 + 2 * args.handshake_rounds),
         )
         lines = out.decode().strip().splitlines()
         run = json.loads(lines[-1]) if lines else {"failure": "the client printed nothing"}
@@ -1157,6 +1238,15 @@ def main() -> int:
         metavar="TABLES",
         help="first connect the seats of this many unstarted tables at once "
         "and print the server's CPU per handshake (200: 800 sockets)",
+    )
+    parser.add_argument(
+        "--handshake-rounds",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="with --handshakes: as many tables again whose seats are signed-in players (their "
+        "cookie sent with the socket), and ROUNDS storms of each kind in turn; prints both and "
+        "the medians",
     )
     parser.add_argument(
         "--deltas",

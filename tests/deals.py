@@ -401,6 +401,31 @@ def fits_plurals(seed: int) -> bool:
     return not run.over
 
 
+# -- tests/browser/test_card_help.py ------------------------------------------------------------
+# Ann (seat 0, the page; the test's seat driver answers for her) plays the smallest move against
+# two normal bots until someone holds the Doppelganger while Ann is asked to bid: the seats panel
+# then shows the held card's badge, and the game waits for Ann.
+
+CARD_HELP_SEED = 20  # the Doppelganger held at Ann's bid, version 31
+
+
+def card_help(seed: int) -> Run:
+    def held(run: Run) -> bool:
+        if not any(p["has_doppelganger"] for p in engine.view(run.state, None)["players"]):
+            return False
+        return any(p["kind"] == "bid" for p in engine.prompts(run.state, seat=0) if p["seat"] == 0)
+
+    scripts = {0: smallest, 1: seated_bot(seed, 1), 2: seated_bot(seed, 2)}
+    return play(3, seed, scripts, stop=held)
+
+
+def fits_card_help(seed: int) -> bool:
+    """The Doppelganger is held while Ann is asked to bid, within 40 versions (a phone page plays
+    them)."""
+    run = card_help(seed)
+    return not run.over and len(run.steps) <= 40
+
+
 # -- tests/server/test_time_limits.py ------------------------------------------------------------
 # Sil (seat 0) never answers: two bids run out, then a stand-in (a normal bot) plays the seat.
 # Ann, Bob and Cid decide like normal bots (seeds 11, 12, 13); Ann and Bob bid one Fairy Gold
@@ -480,6 +505,7 @@ NEEDS: dict[str, Callable[[int], bool]] = {
     "PLURALS_SEED": fits_plurals,
     "TIME_LIMITS_SEED": fits_time_limits,
     "AUTH_SEED": fits_auth,
+    "CARD_HELP_SEED": fits_card_help,
 }
 
 

@@ -1,5 +1,5 @@
 """Settings, read from the environment (pydantic-settings): the whole set, assembled from its
-sections (app.core.config_server, config_limits, config_play).
+sections (app.core.config_server, config_limits, config_play, config_analysis, config_push).
 
 Every field is written `name: type = Field(default=..., description="...")`: the description is
 the user-facing documentation of its environment variable (what it does, its units, what 0 or
@@ -17,6 +17,7 @@ from pydantic_settings import SettingsConfigDict
 from app.core.config_analysis import AnalysisSettings
 from app.core.config_limits import ConnectionSettings, LimitSettings
 from app.core.config_play import ChatSettings, LobbySettings, PlaySettings
+from app.core.config_push import PushSettings
 from app.core.config_server import StoreSettings, WebSettings
 
 
@@ -29,6 +30,7 @@ class Settings(
     LobbySettings,
     ChatSettings,
     AnalysisSettings,
+    PushSettings,
 ):
     """Every knob of the server. Environment variables use the field name in upper case.
 

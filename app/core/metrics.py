@@ -85,6 +85,18 @@ class Metrics:
             "connections refused at accept or closed before their request arrived, by reason",
             ["reason"], registry=r,
         )  # fmt: skip
+        # Web Push (app.table.push): sent, failed (why), not sent (why).
+        self.push_sent = Counter("dragonstones_push_sent", "pushes a push service took", registry=r)
+        self.push_failures = Counter(
+            "dragonstones_push_failures",
+            "pushes not delivered, by reason (unreachable: no way out to the push service; gone: "
+            "the subscription ended; gave_up: retries spent...)", ["reason"], registry=r,
+        )  # fmt: skip
+        self.push_skipped = Counter(
+            "dragonstones_push_skipped",
+            "pushes not sent on purpose (watching: a socket is open; rate_limited)", ["why"],
+            registry=r,
+        )  # fmt: skip
         for role in ("player", "spectator"):
             self.sockets_open.labels(role)
         # Each action kind's counter child, looked up once (labels() takes a lock per call).

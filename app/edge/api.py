@@ -263,16 +263,12 @@ def _page(request: Request, name: str) -> FileResponse:
     return FileResponse(path, media_type="text/html")
 
 
-# The installable app (a PWA): its manifest and its service worker, served from the site's root so
-# that the worker's scope is every page (under /static/ it would only control /static/).
-SHELL_FILES = {
-    "manifest.webmanifest": "application/manifest+json",
-    "sw.js": "text/javascript",
-}
+# The installable app (a PWA): its manifest, served from the site's root like its service worker
+# (app.edge.app_shell), whose scope is then every page (under /static/ only /static/).
+SHELL_FILES = {"manifest.webmanifest": "application/manifest+json"}
 
 
 @pages.get("/manifest.webmanifest")
-@pages.get("/sw.js")
 async def app_shell(request: Request) -> FileResponse:
     name = request.url.path.lstrip("/")
     static_dir: Path = request.app.state.settings.static_dir

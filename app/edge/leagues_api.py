@@ -108,7 +108,8 @@ async def league_page(
         for p in game.placements:
             if p.rating_key:
                 named.setdefault(p.rating_key, p.name if p.player_id else p.rating_key)
-    table = sorted(s.ratings.values(), key=lambda r: -conservative(r.mu, r.sigma))
+    # Equal ratings (a shared place) by key: the same order on every read.
+    table = sorted(s.ratings.values(), key=lambda r: (-conservative(r.mu, r.sigma), r.key))
     return LeaguePage(
         league=league_out(s.league),
         members=[MemberOut(id=m.id, name=m.name) for m in s.members],

@@ -120,8 +120,10 @@ async def redeem_claim(
 
 
 @router.post("/me/signout", status_code=204)
-async def sign_out(players: PlayersDep, secret: Secret = None) -> Response:
-    """Sign this browser out (its secret forgotten); the player's other browsers stay."""
+async def sign_out(request: Request, players: PlayersDep, secret: Secret = None) -> Response:
+    """Sign this browser out (its secret forgotten, its alerts ended); the player's other
+    browsers stay."""
+    await request.app.state.hub.push.signed_out(secret)
     await players.sign_out(secret)
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/")
@@ -132,9 +134,11 @@ async def sign_out(players: PlayersDep, secret: Secret = None) -> Response:
 async def sign_out_everywhere(
     request: Request, response: Response, players: PlayersDep, secret: Secret = None
 ) -> MeOut:
-    """Every browser of this player signed out and their open links void; this one stays signed
-    in with a new secret."""
-    return _me(request, response, await players.sign_out_everywhere(secret), None)
+    """Every browser of this player signed out (their alerts ended) and their open links void;
+    this one stays signed in with a new secret."""
+    visit = await players.sign_out_everywhere(secret)
+    await request.app.state.hub.push.signed_out_everywhere(visit.player.id)
+    return _me(request, response, visit, None)
 
 
 @router.post("/me/seats", status_code=204)
@@ -209,8 +213,7 @@ async def my_games(
 async def player_page(player_id: PlayerId, players: PlayersDep, history: HistoryDep) -> PlayerPage:
     """A player's public page: their name, their rating and how sure it is, their last games."""
     player = await players.public(player_id)
-    rated = await history.rating(player.id)
-    last = await history.games_of(player.id, None, 10)
+    rated, last = await history.page(player.id, 10)
     rating = None
     if rated is not None:
         rating = RatingOut(

@@ -140,7 +140,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
     limiter = frame_budget(ws.scope) or TokenBucket(settings.rate_per_second, settings.rate_burst)
     service.add(ticket, conn)
     try:
-        await matchmaker.heartbeat([ticket])  # back after a reload: matchable again
+        await service.socket_opened(ticket)
         await service.tell([ticket])
         while not conn.closing:
             frame = await ws.receive()
@@ -170,7 +170,7 @@ async def _serve(ws: WebSocket, service: QueueService) -> None:
     finally:
         if service.remove(ticket, conn) and not service.closed:
             with contextlib.suppress(Exception):
-                await matchmaker.socket_closed(ticket)
+                await service.socket_closed(ticket)
         conn.close(CLOSE_NORMAL)
         try:
             await asyncio.wait_for(writer, timeout=5)

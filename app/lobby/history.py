@@ -81,14 +81,25 @@ class History:
         await self.record_pending()
         return await self.store.results_of(player_id, before, limit)
 
-    async def rating(self, key: str) -> RatingRec | None:
-        return (await self.store.ratings([key])).get(key)
-
-    async def rebuild(self) -> tuple[dict[str, RatingRec], list[str]]:
-        """Every rating recomputed from the history and stored; and the keys whose stored
-        rating was not exactly the recomputed one."""
+    async def page(self, player_id: str, last: int) -> tuple[RatingRec | None, list[Result]]:
+        """A player's rating and last games, the games that ended recorded first."""
         await self.record_pending()
-        rebuilt = ratings.rebuild([r async for r in self.store.everything()])
+        return await self.store.rating_and_results(player_id, last)
+
+    async def everything(self) -> list[Result]:
+        """Every recorded game in recording order, the finished ones not recorded yet first
+        recorded."""
+        await self.record_pending()
+        return [r async for r in self.store.everything()]
+
+    async def rebuild(
+        self, results: list[Result] | None = None
+    ) -> tuple[dict[str, RatingRec], list[str]]:
+        """Every rating recomputed from the history (`results`: as `everything` gives it) and
+        stored; and the keys whose stored rating was not exactly the recomputed one."""
+        if results is None:
+            results = await self.everything()
+        rebuilt = ratings.rebuild(results)
         stored = await self.store.ratings(sorted(rebuilt))
         differ = sorted(k for k, r in rebuilt.items() if stored.get(k) != r)
         await self.store.replace_ratings(rebuilt)

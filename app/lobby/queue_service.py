@@ -42,6 +42,10 @@ class QueueService:
         self.sockets: dict[str, set[Connection]] = {}
         self.shown: dict[Connection, str] = {}  # the last message each socket was sent
         self._wake = asyncio.Event()
+        # The loop's heartbeat (which clears `closed_at`) and a socket's close are written one at
+        # a time: a heartbeat of a list taken before a close, written after it, would make the
+        # closed page look open again until its heartbeat aged out.
+        self._beats = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -85,7 +89,8 @@ class QueueService:
                     last_match = now
                 if self.sockets and now - last_beat >= beat_every:
                     last_beat = now
-                    await self.matchmaker.heartbeat(list(self.sockets))
+                    async with self._beats:
+                        await self.matchmaker.heartbeat(list(self.sockets))
                 await self.tell(list(self.sockets))
             except asyncio.CancelledError:
                 raise
@@ -93,6 +98,16 @@ class QueueService:
                 if not is_outage(exc) or now - outage_said >= _OUTAGE_LOG_SECONDS:
                     log.warning("queue loop: %r", exc)
                     outage_said = now if is_outage(exc) else outage_said
+
+    async def socket_opened(self, ticket: str) -> None:
+        """A socket of `ticket` opened here (back after a reload: matchable again)."""
+        async with self._beats:
+            await self.matchmaker.heartbeat([ticket])
+
+    async def socket_closed(self, ticket: str) -> None:
+        """The last socket of `ticket` here closed (already removed from `sockets`)."""
+        async with self._beats:
+            await self.matchmaker.socket_closed(ticket)
 
     async def tell(self, tickets: list[str]) -> None:
         """Send each socket of these tickets what it should show, if that changed."""

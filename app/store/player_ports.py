@@ -85,6 +85,7 @@ class Result:
     rated: bool
     finished_at: datetime
     placements: list[Placement]
+    league_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,12 @@ class HistoryStore(Protocol):
 
     async def ratings(self, keys: list[str]) -> dict[str, RatingRec]: ...
 
+    async def rating_and_results(
+        self, player_id: str, limit: int
+    ) -> tuple[RatingRec | None, list[Result]]:
+        """A player's rating and last `limit` recorded games (newest first), read together."""
+        ...
+
     def everything(self, batch: int = 500) -> AsyncIterator[Result]:
         """Every recorded game, in the order it moved ratings."""
         ...
@@ -174,11 +181,44 @@ class HistoryStore(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class PairRec:
+    """Two players' games together in a league, and how often each finished ahead (a < b)."""
+
+    a: str
+    b: str
+    games: int
+    a_ahead: int
+    b_ahead: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A league's standings as stored: ratings by key and pairs by (a, b), a < b, over its
+    recorded games up to result `folded_through` (0: none)."""
+
+    league_id: str
+    folded_through: int
+    ratings: dict[str, RatingRec]
+    pairs: dict[tuple[str, str], PairRec]
+
+
+@dataclass(frozen=True, slots=True)
 class LeagueRec:
     id: str
     name: str
     invite: str
     created_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueView:
+    """What a league's page reads, at once: the league, its members (in the order they joined),
+    its stored standings and its last games (in recording order)."""
+
+    league: LeagueRec
+    members: list[PlayerRec]
+    standing: Standing
+    last: list[Result]
 
 
 class LeagueStore(Protocol):
@@ -202,6 +242,26 @@ class LeagueStore(Protocol):
 
     async def set_table_league(self, table_id: str, league_id: str) -> None: ...
 
-    async def results(self, league_id: str, limit: int) -> list[Result]:
-        """The league's recorded games, in the order they were recorded (the latest `limit`)."""
+    async def results_after(self, league_id: str, after: int, limit: int) -> list[Result]:
+        """The league's recorded games after result `after`, in the order they were recorded
+        (the first `limit`)."""
+        ...
+
+    async def view(self, league_id: str, last: int) -> LeagueView | None:
+        """The league, its members, its stored standings and its `last` games, read together;
+        None when there is no such league."""
+        ...
+
+    async def standing(self, league_id: str) -> Standing:
+        """The league's stored standings and the last recorded game folded into them."""
+        ...
+
+    async def fold(self, was: Standing, now: Standing) -> bool:
+        """Store `now` (the ratings and pairs it holds replace those keys' and pairs' stored
+        ones) if the league's stored standings still end at `was.folded_through`; False when
+        another reader folded first (nothing written)."""
+        ...
+
+    async def replace_standing(self, standing: Standing) -> None:
+        """The league's stored standings replaced by these, whatever they were (a rebuild)."""
         ...

@@ -1,6 +1,6 @@
 """The rows of players (SQLAlchemy 2, on the same metadata as app.store.models): a player, the
 hashes of their browsers' secrets and of their one-time sign-in links, finished games recorded per
-seat, and ratings. Schema changes go through migrations/ (0012)."""
+seat, and ratings. Schema changes go through migrations/ (0012, 0015)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -64,6 +65,8 @@ class GameResultRow(Base):
     were updated, which a rebuild follows."""
 
     __tablename__ = "game_results"
+    # A league's games in recording order: its last ones, and those not folded in yet.
+    __table_args__ = (Index("ix_game_results_league_result", "league_id", "id"),)
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(String(32), unique=True)
@@ -73,7 +76,7 @@ class GameResultRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The league its table was made for: it counts in that league's standings.
-    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    league_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class PlacementRow(Base):
@@ -120,6 +123,8 @@ class LeagueRow(Base):
     invite: Mapped[str] = mapped_column(String(32), unique=True)
     created_by: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The last recorded game (game_results.id) folded into its stored standings.
+    folded_through: Mapped[int] = mapped_column(BigId, default=0, server_default=text("0"))
 
 
 class LeagueMemberRow(Base):
@@ -130,3 +135,34 @@ class LeagueMemberRow(Base):
     )
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def _league_fk() -> Mapped[str]:
+    return mapped_column(String(32), ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+
+
+class LeagueRatingRow(Base):
+    """A rated key's OpenSkill rating over one league's games (folded in up to the league's
+    `folded_through`)."""
+
+    __tablename__ = "league_ratings"
+
+    league_id: Mapped[str] = _league_fk()
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+
+
+class LeaguePairRow(Base):
+    """Two players' games together in one league and how often each finished ahead (a < b)."""
+
+    __tablename__ = "league_pairs"
+
+    league_id: Mapped[str] = _league_fk()
+    a: Mapped[str] = mapped_column(String(32), primary_key=True)
+    b: Mapped[str] = mapped_column(String(32), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    a_ahead: Mapped[int] = mapped_column(Integer)
+    b_ahead: Mapped[int] = mapped_column(Integer)

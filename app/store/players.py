@@ -7,14 +7,33 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 
 from app.store.db import Database
 from app.store.errors import mapped
 from app.store.models import SeatRow, TableRow, as_utc, utcnow
 from app.store.player_ports import ClaimOutcome, HeldSeat, PlayerRec
 from app.store.player_rows import PlayerClaimRow, PlayerRow, PlayerSecretRow
+from app.store.reads import reading
 from app.store.tables import one_row
+
+# Built once: building these cost more CPU than Postgres takes to answer them. Every
+# signed-in request reads the first.
+_BY_SECRET = (
+    select(PlayerRow)
+    .join(PlayerSecretRow, PlayerSecretRow.player_id == PlayerRow.id)
+    .where(PlayerSecretRow.hash == bindparam("hash"))
+)
+
+# "My games" reads it on every first page.
+_SEATS_OF = (
+    select(SeatRow.id, SeatRow.table_id, SeatRow.seat, SeatRow.name, TableRow.status)
+    .join(TableRow, TableRow.id == SeatRow.table_id)
+    .where(SeatRow.player_id == bindparam("player"), TableRow.status.in_(("open", "playing")))
+    .order_by(TableRow.updated_at.desc())
+    .limit(50)
+)
+_SEATS_OF_AT = _SEATS_OF.where(SeatRow.table_id == bindparam("table"))
 
 
 def _rec(row: PlayerRow) -> PlayerRec:
@@ -37,16 +56,12 @@ class SqlPlayers:
         return _rec(row)
 
     async def by_secret(self, secret_hash: str) -> PlayerRec | None:
-        async with self.db.sessions() as session:
-            row = await session.scalar(
-                select(PlayerRow)
-                .join(PlayerSecretRow, PlayerSecretRow.player_id == PlayerRow.id)
-                .where(PlayerSecretRow.hash == secret_hash)
-            )
+        async with reading(self.db) as session:
+            row = await session.scalar(_BY_SECRET, {"hash": secret_hash})
         return _rec(row) if row is not None else None
 
     async def player(self, player_id: str) -> PlayerRec | None:
-        async with self.db.sessions() as session:
+        async with reading(self.db) as session:
             row = await session.get(PlayerRow, player_id)
         return _rec(row) if row is not None else None
 
@@ -120,17 +135,11 @@ class SqlPlayers:
         return one_row(result)
 
     async def seats_of(self, player_id: str, table_id: str | None = None) -> list[HeldSeat]:
-        query = (
-            select(SeatRow.id, SeatRow.table_id, SeatRow.seat, SeatRow.name, TableRow.status)
-            .join(TableRow, TableRow.id == SeatRow.table_id)
-            .where(SeatRow.player_id == player_id, TableRow.status.in_(("open", "playing")))
-            .order_by(TableRow.updated_at.desc())
-            .limit(50)
-        )
+        query, params = _SEATS_OF, {"player": player_id}
         if table_id is not None:
-            query = query.where(SeatRow.table_id == table_id)
-        async with self.db.sessions() as session:
-            rows = (await session.execute(query)).all()
+            query, params["table"] = _SEATS_OF_AT, table_id
+        async with reading(self.db) as session:
+            rows = (await session.execute(query, params)).all()
         return [HeldSeat(*row) for row in rows]
 
     async def set_seat_token(self, seat_id: int, token_hash: str) -> None:

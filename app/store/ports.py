@@ -19,6 +19,7 @@ import engine
 from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
 from app.store.player_ports import HistoryStore, LeagueStore, PlayerStore
+from app.store.push_ports import PushStore
 from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
@@ -233,4 +234,5 @@ class Stores:
     players: PlayerStore
     history: HistoryStore
     leagues: LeagueStore
+    push: PushStore
     close: Callable[[], Awaitable[None]]  # the pools and connections, at shutdown

@@ -22,6 +22,7 @@ from app.store.pgpool import PgPool
 from app.store.players import SqlPlayers
 from app.store.ports import Arrivals, Bus, FeedStore, GameStore, Stores
 from app.store.presence import Presence
+from app.store.push import SqlPush
 from app.store.queries import Queries
 from app.store.queue import PgQueue, SqlQueue
 from app.store.tables import PgTableWrite, SqlTables
@@ -91,5 +92,6 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         players=SqlPlayers(db),
         history=SqlHistory(db),
         leagues=SqlLeagues(db),
+        push=SqlPush(db),
         close=close,
     )

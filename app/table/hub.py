@@ -23,6 +23,7 @@ from app.table.chat_guard import ChatGuard
 from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
 from app.table.ports import Idle
+from app.table.push import Pusher
 from app.table.room import Room
 from app.wire.codes import CLOSE_RESTART
 
@@ -59,6 +60,8 @@ class Hub:
             stores.reads, self, public_url=settings.public_url, stale=stores.presence.stale
         )
         self.rooms: dict[str, Room] = {}
+        # Web Push to players away from their table (app.table.push).
+        self.push = Pusher(settings, stores.push, metrics, self.online_seats, stores.presence.stale)
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -251,6 +254,7 @@ class Hub:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="sweep")
         self._watcher = asyncio.create_task(self._watch_sockets(), name="socket-watch")
         self.presence.start(self.seat_rows_here, self.online_seats, self._presence_changed)
+        await self.push.start()
 
     def seat_rows_here(self) -> set[int]:
         """The seats (database ids) with a socket open in this process."""
@@ -277,5 +281,6 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.close(CLOSE_RESTART, "server restarting; reconnect with your last version")
         self.thinkers.close()
+        await self.push.close()
         for task in list(self._tasks):
             task.cancel()

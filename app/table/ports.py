@@ -16,6 +16,7 @@ from app.table.chat_guard import ChatGuard
 from app.table.hard_bot_pool import Thinkers
 from app.table.listing import Listing
 from app.table.live_game import LiveGame
+from app.table.push import Pusher
 
 
 class Idle(Protocol):
@@ -54,6 +55,8 @@ class Services(Protocol):
     def closed(self) -> bool: ...
     @property
     def thinkers(self) -> Thinkers: ...
+    @property
+    def push(self) -> Pusher: ...
 
     def forget_if_idle(self, room: Idle) -> None:
         """Drop the room from this process if nobody uses it any more."""

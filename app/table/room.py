@@ -104,6 +104,7 @@ class Room:
         """The lobby has just committed this table's start: play it, and tell every socket."""
         self._adopt(stored)
         self.audience.publish()
+        self.hub.push.started(self.table_id, self.game.state if self.game else None)
 
     async def submit(
         self,
@@ -271,7 +272,8 @@ class Room:
             commit_started=commit_started,
             by=action_id.split("-", 1)[0][1:] if by_server else "player",
         )
-        # Committed: now, and only now, the world may learn about it.
+        # Committed: now, and only now, the world may learn about it (absent players by push).
+        self.hub.push.moved(self.table_id, game.state, new_state, seat, over, self.bots.bots)
         game.state, game.version, game.over = new_state, version, over
         game.deadline = deadline
         game.events.append(events)

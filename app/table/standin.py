@@ -252,6 +252,7 @@ class StandIns:
             seed = str(seeds.bot_seed(int(game.state.seed), seat, "stand-in"))
         if await room.hub.store.set_stand_in(room.table_id, seat, True, kind, seed):
             room.bots.add(seat, kind, seed, kind)
+            room.hub.push.stood_in(room.table_id, seat)  # told by push if away
             giver = room.audience.seat_info(by)
             by_name = giver.name if giver is not None else None
             # The table's feed (app.table.chat): stored, replayed on reconnection, in the log.

@@ -1,13 +1,29 @@
 // French and English: the current language, UI strings with one plural rule per language
 // (Intl.PluralRules), French typography, lists, and the static [data-i18n] texts. The strings
-// are in strings-en.js and strings-fr.js, the cards in characters.js, the prompts in prompt-text.js.
+// are in strings/, a file per part of the client and language (strings/<part>-<lang>.js),
+// merged here; the cards are in characters.js, the prompts in prompt-text.js.
 // Anything missing in French falls back to English, and anything unknown to the server's text.
 
-import EN from "./strings-en.js";
-import FR from "./strings-fr.js";
+import coreEn from "./strings/core-en.js";
+import coreFr from "./strings/core-fr.js";
+import gameEn from "./strings/game-en.js";
+import gameFr from "./strings/game-fr.js";
+import lobbyEn from "./strings/lobby-en.js";
+import lobbyFr from "./strings/lobby-fr.js";
+import playersEn from "./strings/players-en.js";
+import playersFr from "./strings/players-fr.js";
+import replayEn from "./strings/replay-en.js";
+import replayFr from "./strings/replay-fr.js";
+import tableEn from "./strings/table-en.js";
+import tableFr from "./strings/table-fr.js";
 
 const LANG_KEY = "dragonstones.lang";
-const STRINGS = { en: EN, fr: FR };
+
+/** Every UI string of each language, its parts merged (a key is in one part only). */
+export const STRINGS = {
+  en: { ...coreEn, ...lobbyEn, ...tableEn, ...gameEn, ...playersEn, ...replayEn },
+  fr: { ...coreFr, ...lobbyFr, ...tableFr, ...gameFr, ...playersFr, ...replayFr },
+};
 
 let current = initialLang();
 const listeners = new Set();

@@ -8,6 +8,7 @@ import { cardEl } from "./cards.js";
 import { startLearning } from "./learn.js";
 import { setupQueue, renderQueue } from "./queue.js";
 import { syncLobbyName, refreshAwaiting } from "./players.js";
+import { loadMyTables, renderMyTables } from "./my-tables.js";
 
 const nameInput = $("#player-name");
 const nameError = $("#name-error");
@@ -61,11 +62,6 @@ function playerNames(table) {
   return (table.players || []).map((p) => p.name).filter(Boolean).map(iso);
 }
 
-/** "Alice’s table" / "Table d’Alice" (its host, never a bot), or "Table <id>" with nobody seated. */
-function tableName(table, id) {
-  return table ? tableTitle(table, id) : t("table.title", { id });
-}
-
 /** "2 of 3 online · active 3 min ago": seated people online, and the table's last activity. */
 function presenceText(table) {
   const people = (table.players || []).filter((p) => !p.bot).length;
@@ -89,7 +85,7 @@ function renderTables() {
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
         h("div", { class: "table-info" },
-          h("strong", {}, tableName(table, table.id)),
+          h("strong", {}, tableTitle(table, table.id)),
           h("span", { class: "seat-dots", "aria-label": t("lobby.seats_taken", { taken: table.taken, seats: table.seats }) },
             Array.from({ length: table.seats }, (_, i) => h("i", { class: i < table.taken ? "dot taken" : "dot" }))),
           h("span", { class: "muted" }, t("lobby.seats_taken", { taken: table.taken, seats: table.seats })),
@@ -130,7 +126,7 @@ function renderWatch() {
     list.append(
       h("li", { class: "table-row", dataset: { tableId: table.id } },
         h("div", { class: "table-info" },
-          h("strong", {}, tableName(table, table.id)),
+          h("strong", {}, tableTitle(table, table.id)),
           typeof table.turn === "number" ? h("span", { class: "tag" }, t("lobby.turn", { turn: table.turn })) : null,
           since ? h("span", { class: "muted started-at" }, t("lobby.started_at", { time: since })) : null,
           scored.length ? h("span", { class: "muted names" }, scored.join(", ")) : null),
@@ -141,75 +137,6 @@ function renderWatch() {
           h("a", { class: "btn", href: table.watch_path || `/t/${encodeURIComponent(table.id)}?watch=1` }, t("lobby.watch")))),
     );
   }
-}
-
-// Tables this browser holds a seat at, as the server last described them (undefined: not asked
-// yet, null: the table is gone).
-const myTables = new Map();
-
-function savedTableIds() {
-  const ids = [];
-  try {
-    for (let i = 0; i < window.localStorage.length; i++) {
-      const key = window.localStorage.key(i);
-      if (key && key.startsWith("dragonstones.seat.")) ids.push(key.slice("dragonstones.seat.".length));
-    }
-  } catch {
-    /* storage disabled */
-  }
-  return ids;
-}
-
-async function loadMyTables() {
-  await Promise.all(savedTableIds().map(async (id) => {
-    try {
-      myTables.set(id, await api("GET", `/api/tables/${encodeURIComponent(id)}`));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) myTables.set(id, null);
-    }
-  }));
-  renderMyTables();
-}
-
-function forget(ids) {
-  for (const id of ids) {
-    saveSeat(id, null);
-    myTables.delete(id);
-  }
-  renderMyTables();
-}
-
-function renderMyTables() {
-  // A way back to a game in progress, and to the replay of a finished one.
-  const ids = savedTableIds();
-  const panel = $("#my-tables-panel");
-  const list = $("#my-tables");
-  list.replaceChildren();
-  panel.hidden = ids.length === 0;
-  const rows = ids.map((id) => ({ id, table: myTables.get(id) }))
-    .sort((a, b) => String(b.table?.created_at ?? "").localeCompare(String(a.table?.created_at ?? "")));
-  const date = new Intl.DateTimeFormat(getLang(), { dateStyle: "medium", timeStyle: "short" });
-  for (const { id, table } of rows) {
-    const status = table === null ? "gone" : table ? table.status : null;
-    const name = tableName(table, id);
-    list.append(h("li", { class: "table-row", dataset: { tableId: id, status: status || "" } },
-      h("div", { class: "table-info" },
-        h("strong", {}, name),
-        status ? h("span", { class: `tag status-${status}` }, t(`lobby.status_${status}`)) : null,
-        table ? h("span", { class: "muted" }, date.format(new Date(table.created_at))) : null),
-      h("div", { class: "row-actions" },
-        status === "over" && table.game_id
-          ? h("a", { class: "btn primary", href: `/replay/${encodeURIComponent(table.game_id)}` }, t("lobby.replay"))
-          : status !== "gone" && status !== "closed" ? h("a", { class: "btn", href: `/t/${encodeURIComponent(id)}` }, t("lobby.rejoin")) : null,
-        h("button", {
-          type: "button", class: "btn subtle", dataset: { forget: id }, "aria-label": t("lobby.forget_table", { name }),
-          onclick: () => forget([id]),
-        }, t("lobby.forget")))));
-  }
-  const finished = rows.filter((r) => r.table === null || (r.table && (r.table.status === "over" || r.table.status === "closed"))).map((r) => r.id);
-  const clear = $("#clear-finished");
-  clear.hidden = finished.length === 0;
-  clear.onclick = () => forget(finished);
 }
 
 async function refresh() {

@@ -1,5 +1,6 @@
 """Card help everywhere and the rules page: every kind of place a card appears (the card up for
-auction, the turn's special cards, a held card, the options of a prompt, the log) shows that card's
+auction, the turn's special cards, a player's held card (the Doppelganger's badge, in a game dealt
+so that it comes), the options of a prompt, the log) shows that card's
 power in a popover on hover, keyboard focus and tap, read by screen readers (role="tooltip",
 aria-describedby) and closed with Escape; the rules page is built from the catalogue in both
 languages; every card's name and power in the client is the catalogue's; axe finds no serious
@@ -9,11 +10,14 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from tests import deals
 from tests.browser.conftest import HAVE_PLAYWRIGHT, NewPage, Server
+from tests.browser.driver import SeatDriver, State, seat_of
 from tests.browser.helpers import start_with_bots
 from tests.browser.test_accessibility import AXE, OPTIONS
 
@@ -101,10 +105,23 @@ def test_the_rules_page_and_the_client_speak_the_catalogue(
             assert said[lang][c["id"]] == [text["name"], text["power"]], (lang, c["id"])
 
 
+def _held_at_my_bid(seat: int) -> Callable[[State], bool]:
+    """Someone holds the Doppelganger and `seat` is asked to bid: the game waits for that seat."""
+
+    def held(state: State) -> bool:
+        mine = any(
+            p["seat"] == seat and p["kind"] == "bid" and "max" in p for p in state["prompts"]
+        )
+        return mine and any(p["has_doppelganger"] for p in state["view"]["players"])
+
+    return held
+
+
+@pytest.mark.game_seed(deals.CARD_HELP_SEED)  # the Doppelganger is held early (tests/deals.py)
 def test_every_card_place_explains_its_card(server: Server, new_page: NewPage) -> None:
     catalogue = _catalogue(server)
     page = new_page("ann", viewport=PHONE, is_mobile=True)
-    start_with_bots(page, server, "Ann")
+    table_id = start_with_bots(page, server, "Ann")
     popover = page.locator("#card-popover")
 
     # The card up for auction: hover.
@@ -129,8 +146,42 @@ def test_every_card_place_explains_its_card(server: Server, new_page: NewPage) -
     in_log.tap()
     expect(popover).to_be_hidden()
 
-    # A held card (the Doppelganger's badge) and a prompt's options naming cards (a Ghost's),
-    # drawn by the page's own renderers.
+    # A player's held card: the Doppelganger's badge in the seats panel, once someone keeps it
+    # (Ann's seat plays the smallest move over a second socket until then). Hover, focus, tap.
+    seat = seat_of(page, table_id)
+    with SeatDriver(server, table_id, seat["token"]) as driver:
+        driver.play_until(_held_at_my_bid(seat["seat"]))
+        # The bots bid too, then the game waits for Ann: the page draws that state (and the
+        # second socket stays open meanwhile: its leaving would draw the seats again, under the
+        # pointer).
+        page.evaluate("async () => { window.probeStore = await import('/static/js/store.js'); }")
+        page.wait_for_function(
+            """(seat) => {
+              const v = window.probeStore.state.view;
+              return v.awaiting.length === 1 && v.awaiting[0].seat === seat;
+            }""",
+            arg=seat["seat"],
+        )
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        badge = page.locator("#seats .doppel-badge [data-card-help=doppelganger]")
+        expect(badge).to_have_count(1)
+        badge.scroll_into_view_if_needed()
+        badge.hover()
+        _shows(page, catalogue, badge)
+        page.mouse.move(1, 1)
+        expect(popover).to_be_hidden()
+        badge.focus()
+        _shows(page, catalogue, badge)
+        page.keyboard.press("Escape")
+        expect(popover).to_be_hidden()
+        badge.tap()
+        _shows(page, catalogue, badge)
+        badge.tap()
+        expect(popover).to_be_hidden()
+
+    # A prompt's options naming cards (a Ghost's), drawn by the page's own renderer.
     page.evaluate(
         """async () => {
           const forms = await import("/static/js/forms.js");

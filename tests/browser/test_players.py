@@ -22,10 +22,7 @@ pytestmark = pytest.mark.browser
 # Text of the other language left on a page shown in this one: the parts (between placeholders)
 # of every string of the other language that this one does not share, in the page's visible text.
 STRINGS = """async () => {
-  window.bothLanguages = {
-    en: (await import("/static/js/strings-en.js")).default,
-    fr: (await import("/static/js/strings-fr.js")).default,
-  };
+  window.bothLanguages = (await import("/static/js/i18n.js")).STRINGS;
 }"""
 LEFT_OVER = """(lang) => {
   const { en, fr } = window.bothLanguages;

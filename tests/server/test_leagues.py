@@ -1,20 +1,26 @@
 """A friends' league: made, joined by its link (a look-alike of a member's name refused), a table
 made for it, whose game counts in its standings and head-to-head and not in another league's;
-only members see a league. On SQLite and Postgres."""
+only members see a league; `dragonstones ratings rebuild --check` finds the league's stored
+standings exact. On SQLite and Postgres."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from typing import Any
 
 import httpx
 
 from tests.server.harness import (
+    REPO,
     Database,
     SeatClient,
     ServerProcess,
     add_bots,
     bot_strategy,
+    db_rows,
     join,
     start,
     wait_game_over,
@@ -105,9 +111,26 @@ async def test_a_league_game_counts_in_its_league_only(
         ahead = places[ids["Ann"]] < places[ids["Bea"]]
         behind = places[ids["Bea"]] < places[ids["Ann"]]
         assert (pair["a_ahead"], pair["b_ahead"]) == (int(ahead), int(behind))
+        # Read again: the same standings, stored once the game was folded in.
+        again = (await ann.get(f"/api/leagues/{friday['id']}")).json()
+        assert (again["standings"], again["head_to_head"]) == (page["standings"], [pair])
+        stored = await db_rows(
+            database, "SELECT count(*) FROM league_ratings WHERE league_id = :l", l=friday["id"]
+        )
+        assert stored == [(3,)]
         # Not in the other league's.
         page = (await ann.get(f"/api/leagues/{other['id']}")).json()
         assert (page["games"], page["standings"], page["head_to_head"]) == ([], [], [])
     finally:
         for c in (ann, bea, cy, dan):
             await c.aclose()
+
+    # The rebuild recomputes the league's stored standings exactly.
+    server.stop()
+    env = {**os.environ, **database.env(), "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "ratings", "rebuild", "--check"],
+        env=env, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 leagues' standings rebuilt; 0 differed" in done.stdout

@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from app.core.config import Settings
-from app.store import player_rows
+from app.store import player_rows, push_rows
 from app.store.db import make_engine
 from app.store.models import Base
 from tests import zygote
@@ -24,7 +24,10 @@ TABLES |= {"analyses", "analysis_decisions"}  # the analysis of finished games
 # Players who come back: identity, history and ratings (app.store.player_rows).
 TABLES |= {"players", "player_secrets", "player_claims", "game_results", "game_placements"}
 TABLES |= {"ratings", "leagues", "league_members"}
+TABLES |= {"league_ratings", "league_pairs"}  # a league's stored standings
+TABLES |= {"push_keys", "push_subscriptions", "push_sent"}  # Web Push (app.store.push_rows)
 assert player_rows.PlayerRow.metadata is Base.metadata  # the drift check sees those rows too
+assert push_rows.PushKeyRow.metadata is Base.metadata
 
 
 def run(program: str, argv: list[str], env: dict[str, str], cwd: Path, log: Path) -> str:

@@ -2,7 +2,7 @@
 the same run.
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
-        [--pace SECONDS] [--handshakes TABLES [--handshake-rounds ROUNDS]]
+        [--pace SECONDS] [--handshakes TABLES [--handshake-rounds ROUNDS]] [--deltas]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
@@ -39,6 +39,11 @@ socket sending the player's cookie, as a browser does), a first storm of each ki
 rounds of a storm of each kind back to back (the order swapped every round); each round and the
 medians are printed: what the identity adds to a seat socket's handshake.
 
+With `--deltas` every socket asks for `delta` frames (`deltas=1`, as the browser does), applies
+them to the view and prompts it holds, and asks for the whole state (`sync`) when one does not
+follow. Either way the game frames received (`state` and `delta`) are counted: bytes per action
+over every socket, and per frame.
+
 Every figure is also printed as a ratio to the references. Traffic goes only to 127.0.0.1; the
 client binds its sockets to 127.0.0.2-251, one address per game, so per-address limits of the
 server see a few sockets each. `--server-env KEY=VALUE` passes more settings to the servers.
@@ -66,6 +71,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from app.table.changes import apply as apply_changes
 from bench.common import (
     PG_URL,
     Lobby,
@@ -263,6 +269,10 @@ class Stats:
     reconnects: int = 0
     resends: int = 0
     closes: Counter[str] = field(default_factory=Counter)
+    game_frames: int = 0  # `state` and `delta` frames received in the window
+    game_frame_bytes: int = 0
+    deltas: int = 0
+    syncs: int = 0
 
     def inside(self, t: float) -> bool:
         return self.start <= t <= self.end
@@ -289,6 +299,8 @@ class Sock:
     counter: int = 0
     over: bool = False
     thinking: bool = False  # --pace: a think time is running before its next action
+    doc: dict[str, Any] | None = None  # --deltas: the view and prompts held, deltas applied
+    game_id: str = ""
 
 
 @dataclass(eq=False)
@@ -369,6 +381,8 @@ class Client:
         query = [f"token={sock.token}"] if sock.token else []
         if sock.version >= 0:
             query.append(f"since={sock.version}")
+        if self.cfg.get("deltas"):
+            query.append("deltas=1")
         url = f"{self.servers[sock.proc]['ws']}/ws/tables/{sock.game.table_id}" + (
             "?" + "&".join(query) if query else ""
         )
@@ -436,9 +450,23 @@ class Client:
             None,
         )
 
-    async def on_message(self, sock: Sock, m: dict[str, Any], t: float) -> None:
+    async def on_message(self, sock: Sock, m: dict[str, Any], t: float, size: int = 0) -> None:
         kind = m.get("type")
-        if kind == "state":
+        if kind in ("state", "delta") and STATS.inside(t):
+            STATS.game_frames += 1
+            STATS.game_frame_bytes += size
+        if kind == "delta":
+            if sock.doc is None or m["base"] != sock.version or m["game_id"] != sock.game_id:
+                STATS.syncs += 1
+                await sock.ws.send(json.dumps({"type": "sync", "since": sock.version}))
+                return
+            STATS.deltas += STATS.inside(t)
+            sock.doc = apply_changes(sock.doc, m["changes"])
+            m = {"version": m["version"], "events": m["events"], **sock.doc}
+            self.on_state(sock, m, t)
+        elif kind == "state":
+            sock.game_id = m["game_id"]
+            sock.doc = {"view": m["view"], "prompts": m["prompts"]}
             self.on_state(sock, m, t)
         elif kind == "ack" and sock.pending and m.get("action_id") == sock.pending[0]:
             _, action, sent = sock.pending
@@ -485,7 +513,7 @@ class Client:
                 if sock.pending:
                     await self.send(sock, sock.pending[1], sock.pending[0])
                 continue
-            await self.on_message(sock, json.loads(raw), now())
+            await self.on_message(sock, json.loads(raw), now(), len(raw))
 
     async def watchdog(self) -> None:
         """Unstick seats: a refused action with no newer state comes back after 0.5 s with a
@@ -788,6 +816,16 @@ class Client:
             "reconnects": STATS.reconnects,
             "resends": STATS.resends,
             "lobby_5xx_retried": Lobby.server_errors,
+            "deltas": bool(cfg.get("deltas")),
+            "game_frames": STATS.game_frames,
+            "game_frame_bytes_per_action": (
+                STATS.game_frame_bytes / STATS.acks if STATS.acks else None
+            ),
+            "game_frame_bytes_mean": (
+                STATS.game_frame_bytes / STATS.game_frames if STATS.game_frames else None
+            ),
+            "delta_share": STATS.deltas / STATS.game_frames if STATS.game_frames else None,
+            "syncs": STATS.syncs,
         }
 
 
@@ -956,6 +994,12 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         f"({f['server_cpu_s']:.1f} CPU s; "
         f"{f['actions_per_server_cpu_s'] or 0:.0f} actions per CPU s)"
     )
+    print(
+        f"  game frames received:    {f['game_frame_bytes_per_action'] or 0:.0f} B per action "
+        f"over every socket, {f['game_frame_bytes_mean'] or 0:.0f} B per frame "
+        f"({f['game_frames']} frames; deltas {'on' if f['deltas'] else 'off'}: "
+        f"{(f['delta_share'] or 0) * 100:.0f}% were deltas, {f['syncs']} syncs)"
+    )
     pg = f["postgres_cpu_ms_per_action"]
     print(
         f"  Postgres CPU per action: {'n/a' if pg is None else f'{pg:.2f} ms'} (the "
@@ -1096,6 +1140,7 @@ def bench(args: argparse.Namespace) -> int:
             "pace": args.pace,
             "handshake_tables": args.handshakes,
             "handshake_rounds": args.handshake_rounds,
+            "deltas": args.deltas,
         }
         client = subprocess.Popen(
             [sys.executable, __file__, "--client"],
@@ -1202,6 +1247,11 @@ def main() -> int:
         help="with --handshakes: as many tables again whose seats are signed-in players (their "
         "cookie sent with the socket), and ROUNDS storms of each kind in turn; prints both and "
         "the medians",
+    )
+    parser.add_argument(
+        "--deltas",
+        action="store_true",
+        help="every socket asks for delta frames (deltas=1), as the browser client does",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)

@@ -44,9 +44,19 @@ class PingIn(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionIn | PingIn, Field(discriminator="type")]
+class SyncIn(BaseModel):
+    """A socket that takes deltas got one whose `base` is not the version it holds: it asks for
+    the whole `state` again, with the events after `since` (the version it holds)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["sync"]
+    since: int | None = Field(default=None, ge=-1, le=2**31 - 1, strict=True)
+
+
+ClientMessage = Annotated[ActionIn | PingIn | SyncIn, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("action", "ping")
+CLIENT_TYPES = ("action", "ping", "sync")
 
 # --- server -> client -------------------------------------------------------------------------
 
@@ -54,7 +64,7 @@ CLIENT_TYPES = ("action", "ping")
 # The version of this protocol, sent in `hello`. It rises by one whenever the server adds
 # something a client may rely on (a message, a field, a code); nothing is renamed or dropped.
 # docs/protocol-changelog.md says what each version added.
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 
 class HelloOut(BaseModel):
@@ -88,6 +98,22 @@ class StateOut(BaseModel):
     deadline: float | None = None
     # The server's clock when this message was made (Unix seconds), to correct a client's clock
     # when it counts down to the deadline.
+    server_time: float = Field(default_factory=server_clock.time)
+
+
+class DeltaOut(BaseModel):
+    """Instead of a `state`, to a socket that asked for deltas (`?deltas=1`) and was sent
+    version `base`: what changed in its view and prompts (app.table.changes) and the events of
+    `version`. A client that does not hold `base` sends `sync`."""
+
+    type: Literal["delta"] = "delta"
+    game_id: str
+    base: int
+    version: int
+    # Applied in order to {"view": ..., "prompts": ...} of `base`: that document at `version`.
+    changes: list[list[Any]]
+    events: list[dict[str, Any]]
+    deadline: float | None = None
     server_time: float = Field(default_factory=server_clock.time)
 
 
@@ -157,7 +183,7 @@ class DeadlineOut(BaseModel):
     left: int | None = Field(description="how many more times that seat may ask in this game")
 
 
-ServerMessage = HelloOut | TableMsg | StateOut | AckOut | ErrorOut | PongOut
+ServerMessage = HelloOut | TableMsg | StateOut | DeltaOut | AckOut | ErrorOut | PongOut
 
 
 # --- matchmaking queue: the socket /ws/queue ------------------------------------------

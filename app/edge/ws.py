@@ -1,4 +1,5 @@
-"""The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator).
+"""The table socket: `/ws/tables/{id}?token=...&since=...` (no token: a spectator); `deltas=1`
+asks for `delta` frames after the first `state` (app.table.live_game).
 
 Table chat on the same socket (app.table.chat): `chat_since=<last line id seen>` replays the lines
 missed, `viewer=<key>` keeps a spectator's label across reconnections.
@@ -28,6 +29,7 @@ from app.core.messages import (
     ErrorOut,
     PingIn,
     PongOut,
+    SyncIn,
     client_message,
 )
 from app.core.metrics import Metrics
@@ -99,6 +101,7 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
         seat_row=arrival.seat_id if arrival else None,
     )
     conn.address = client_address(ws.scope, ws.app.state.trusted_proxies)
+    conn.deltas = ws.query_params.get("deltas") == "1"
     conn.cap_kernel_buffer(settings.socket_send_buffer_bytes)
     room = hub.room(table_id)
     writer = asyncio.create_task(conn.run_writer())
@@ -310,6 +313,9 @@ async def _handle(room: Room, conn: Connection, raw: str) -> None:
         return
     if isinstance(message, PingIn):
         conn.send(PongOut())
+        return
+    if isinstance(message, SyncIn):
+        room.audience.resync(conn, message.since)
         return
     assert isinstance(message, ActionIn)
     if conn.seat is None:

@@ -19,7 +19,7 @@ from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
 from app.store.records import Arrival, TableRows, utcnow
-from app.table.live_game import LiveGame, state_frame
+from app.table.live_game import LiveGame, delta_frame, state_frame
 from app.table.ports import Actor
 from app.wire.outbox import Connection
 
@@ -49,6 +49,9 @@ class Audience:
         # this process rebuild the frame from them instead of reading the table again.
         self.table_rows: TableRows | None = None
         self._table_push: asyncio.TimerHandle | None = None
+        # Sockets sent a frame of the game since they came (or last asked `sync`): the version
+        # they hold is their sent_version, and the next frame may be a delta from it.
+        self.holding: set[Connection] = set()
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -61,11 +64,26 @@ class Audience:
 
     def _render_state(self, conn: Connection) -> str | None:
         game = self.room.game
-        if game is None or conn.sent_version == game.version:
+        holding = conn in self.holding
+        if game is None or (holding and conn.sent_version == game.version):
             return None
-        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        frame = None
+        if conn.deltas and holding and conn.sent_version == game.version - 1:
+            frame = delta_frame(game, conn.seat)
+        if frame is None:
+            frame = state_frame(
+                game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap, conn.deltas
+            )
         conn.sent_version = game.version
+        self.holding.add(conn)
         return frame
+
+    def resync(self, conn: Connection, since: int | None) -> None:
+        """The client missed a delta (`sync`): its next frame is a whole `state`, with the
+        events after `since`, the version it holds."""
+        self.holding.discard(conn)
+        conn.sent_version = since
+        conn.push_state()
 
     def _render_table(self) -> str | None:
         return self.table_frame
@@ -107,8 +125,11 @@ class Audience:
         and resync of this first frame."""
         if conn.sent_version is not None and conn.sent_version > game.version:
             conn.sent_version = -3  # unknown version: resync from the start
-        frame = state_frame(game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap)
+        frame = state_frame(
+            game, conn.seat, conn.sent_version, self.hub.settings.max_event_gap, conn.deltas
+        )
         conn.sent_version = game.version
+        self.holding.add(conn)
         conn.send_text(frame)
 
     def came_back(self) -> None:
@@ -120,6 +141,7 @@ class Audience:
         """A socket closed (the room's lock held)."""
         self.connections.discard(conn)
         self.since.pop(conn, None)
+        self.holding.discard(conn)
         self.hub.metrics.socket(False, table_id=self.table_id, seat=conn.seat)
         if conn.seat is not None and conn.seat not in self.connected_seats():
             if self.rows_fresh() and conn.seat_row is not None and not self.hub.closed:

@@ -6,6 +6,11 @@ nothing about secrets here, it only asks the engine for this viewer's share.
 
 Frames are built once per (version, viewer, since) and shared: every spectator of a table, and every
 socket of one seat, gets the same bytes.
+
+A socket that asked for deltas (`?deltas=1`) and holds the version just before gets a `delta`
+frame instead (`delta_frame`): the changes from that viewer's previous view and prompts to the
+new ones, and the version's events, built once per (version, viewer). It is computed from the
+viewer's own two views only, so it tells nothing the next `state` frame would not.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import orjson
 
 import engine
 from app.core.clock import server_clock
-from app.core.messages import StateOut
+from app.core.messages import DeltaOut, StateOut
+from app.table.changes import changes
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +61,89 @@ class LiveGame:
     deadline: Deadline | None = None
     committing: int = -1  # the version a commit of this process is writing now
     stale: bool = False  # a commit failed without an answer: reload before the next action
-    # (seat, since) -> frame of the current version; emptied whenever the version moves.
-    frames: dict[tuple[int | None, int], str] = field(default_factory=dict)
+    # (seat, since) -> frame of the current version, (seat, DELTA) -> its delta frame; emptied
+    # whenever the version moves.
+    frames: dict[tuple[int | None, int | str], str] = field(default_factory=dict)
     frames_version: int = -1
+    # seat -> (version, {"view", "prompts"}, whether that view is the public one but for "me")
+    # last sent to that viewer's delta-taking sockets: the base of its next delta (about 9 KB
+    # of memory each).
+    docs: dict[int | None, tuple[int, dict[str, Any], bool]] = field(default_factory=dict)
+    # The public view of the latest version a delta-taking socket was sent, and the changes of
+    # the public view into the current version: shared by every viewer whose view is the
+    # public one but for "me" (the engine's are), so that the changes of the common part are
+    # found once per version, not once per viewer.
+    public: tuple[int, dict[str, Any]] | None = None
+    public_changes: tuple[int, list[list[Any]]] | None = None
+
+
+DELTA = "delta"  # the key of a delta frame in LiveGame.frames
 
 
 def _tag(events: list[dict[str, Any]], version: int) -> list[dict[str, Any]]:
     return [{**e, "version": version} for e in events]
 
 
-def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: int) -> str:
+def _frames(game: LiveGame) -> dict[tuple[int | None, int | str], str]:
+    if game.frames_version != game.version:
+        game.frames.clear()
+        game.frames_version = game.version
+    return game.frames
+
+
+def _public(game: LiveGame) -> dict[str, Any]:
+    """The public view of the current version (and, when the previous one is at hand, the
+    public changes into it)."""
+    public = game.public
+    if public is not None and public[0] == game.version:
+        return public[1]
+    view = engine.view(game.state, None)
+    if public is not None and public[0] == game.version - 1:
+        game.public_changes = (game.version, changes(public[1], view, ["view"]))
+    game.public = (game.version, view)
+    return view
+
+
+def _doc(game: LiveGame, seat: int | None, keep: bool) -> tuple[dict[str, Any], bool]:
+    """The viewer's view and prompts of the current version, and whether the view is the public
+    one but for "me"; `keep`: remembered as the base of its next delta."""
+    entry = game.docs.get(seat)
+    if entry is not None and entry[0] == game.version:
+        return entry[1], entry[2]
+    public = _public(game) if keep else None
+    if seat is None and public is not None:
+        view, common = public, True
+    else:
+        view = engine.view(game.state, seat)
+        # A shallow copy and one comparison in C: a few microseconds while both are fresh.
+        common = public is not None and {**view, "me": None} == public
+    doc = {"view": view, "prompts": engine.prompts(game.state, seat=seat)}
+    if game.over:
+        game.docs.pop(seat, None)  # no version follows: this base is not needed any more
+    elif keep:
+        game.docs[seat] = (game.version, doc, common)
+    return doc, common
+
+
+def _changes(
+    game: LiveGame, base: tuple[int, dict[str, Any], bool], doc: dict[str, Any], common: bool
+) -> list[list[Any]]:
+    """The changes from the viewer's base to its current document: the public changes and its
+    own "me" and prompts when both views are the public one but for "me", else found whole."""
+    shared = game.public_changes
+    if not (common and base[2] and shared is not None and shared[0] == game.version):
+        return changes(base[1], doc)
+    old, new = base[1], doc
+    own = changes(old["view"]["me"], new["view"]["me"], ["view", "me"])
+    return [*shared[1], *own, *changes(old["prompts"], new["prompts"], ["prompts"])]
+
+
+def state_frame(
+    game: LiveGame, seat: int | None, since: int | None, max_gap: int, keep: bool = False
+) -> str:
     """The `state` frame of the current version for a viewer who has seen up to `since`
-    (None: nothing yet; -1 asks for the log from the very start).
+    (None: nothing yet; -1 asks for the log from the very start). `keep`: the socket takes
+    deltas, and this view is the base of its next one.
 
     `events_from` is `since` when the viewer's log can simply continue; otherwise the log is
     sent again from the start (or its last `max_gap` versions) with `resync` where the viewer
@@ -77,28 +154,58 @@ def state_frame(game: LiveGame, seat: int | None, since: int | None, max_gap: in
     if version - start > max_gap:
         start, resync = version - max_gap, True
     key = (seat, start if not resync else -2 - start)
-    if game.frames_version != version:
-        game.frames.clear()
-        game.frames_version = version
-    frame = game.frames.get(key)
-    if frame is None:
-        events: list[dict[str, Any]] = []
-        for v in range(max(start + 1, 0), version + 1):
-            events.extend(_tag(engine.visible_events(game.events[v], seat), v))
-        message = StateOut.model_construct(
-            type="state",
-            game_id=game.id,
-            version=version,
-            view=engine.view(game.state, seat),
-            prompts=engine.prompts(game.state, seat=seat),
-            events_from=start,
-            events=events,
-            resync=resync,
-            deadline=game.deadline.at if game.deadline else None,
-            server_time=server_clock.time(),
-        )
-        # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
-        # several times faster than the model's own serializer, to the same text.
-        frame = orjson.dumps(message.__dict__).decode("utf-8")
-        game.frames[key] = frame
+    frames = _frames(game)
+    frame = frames.get(key)
+    if frame is not None:
+        if keep:
+            _doc(game, seat, keep)  # this viewer's next delta starts from here
+        return frame
+    doc, _common = _doc(game, seat, keep)
+    events: list[dict[str, Any]] = []
+    for v in range(max(start + 1, 0), version + 1):
+        events.extend(_tag(engine.visible_events(game.events[v], seat), v))
+    message = StateOut.model_construct(
+        type="state",
+        game_id=game.id,
+        version=version,
+        view=doc["view"],
+        prompts=doc["prompts"],
+        events_from=start,
+        events=events,
+        resync=resync,
+        deadline=game.deadline.at if game.deadline else None,
+        server_time=server_clock.time(),
+    )
+    # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
+    # several times faster than the model's own serializer, to the same text.
+    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    frames[key] = frame
+    return frame
+
+
+def delta_frame(game: LiveGame, seat: int | None) -> str | None:
+    """The `delta` frame from the version before to the current one for this viewer; None when
+    its base is not at hand (no delta-taking socket of this viewer was sent that version, or it
+    was already replaced): send a `state` instead."""
+    frames = _frames(game)
+    frame = frames.get((seat, DELTA))
+    if frame is not None:
+        return frame
+    version = game.version
+    entry = game.docs.get(seat)
+    if entry is None or entry[0] != version - 1:
+        return None
+    doc, common = _doc(game, seat, keep=True)
+    message = DeltaOut.model_construct(
+        type="delta",
+        game_id=game.id,
+        base=version - 1,
+        version=version,
+        changes=_changes(game, entry, doc, common),
+        events=_tag(engine.visible_events(game.events[version], seat), version),
+        deadline=game.deadline.at if game.deadline else None,
+        server_time=server_clock.time(),
+    )
+    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    frames[(seat, DELTA)] = frame
     return frame

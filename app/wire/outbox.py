@@ -51,6 +51,7 @@ class Connection:
     render_state: Callable[[Connection], str | None] | None = None
     render_table: Callable[[], str | None] | None = None
     sent_version: int | None = None  # the last version this socket was sent
+    deltas: bool = False  # the client asked for `delta` frames (app.table.live_game)
     queue: deque[str | tuple[int, str]] = field(default_factory=deque)
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     state_pending: bool = False

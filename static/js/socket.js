@@ -3,7 +3,7 @@
 // the same id after a reconnect or 8 s of silence. Everything it learns goes into the store.
 
 import { newId, saveSeat } from "./common.js";
-import { state, update, absorbState, myPrompt, promptKey, absorbChat } from "./store.js";
+import { state, update, absorbState, absorbDelta, myPrompt, promptKey, absorbChat } from "./store.js";
 import { t } from "./i18n.js";
 
 let ws = null;
@@ -11,12 +11,14 @@ let attempt = 0;
 let stopped = false;
 let pingTimer = null;
 let resendOnState = false;
+let syncAsked = false; // a delta did not follow: the whole state is asked for, once
 
 function url() {
   const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
   const q = new URLSearchParams();
   if (state.seat && !state.watchOnly) q.set("token", state.seat.token);
   if (state.version >= 0) q.set("since", String(state.version));
+  q.set("deltas", "1"); // after the first state, only what changed
   // Table chat: the lines missed since the last one seen; a spectator's label kept across visits.
   if (state.chatLast > 0) q.set("chat_since", String(state.chatLast));
   if (!q.has("token") && viewerKey()) q.set("viewer", viewerKey());
@@ -39,6 +41,7 @@ export function connect() {
   socket.addEventListener("open", () => {
     attempt = 0;
     resendOnState = true; // a new socket: an unacknowledged action is sent again
+    syncAsked = false;
     update({ offline: false });
     pingTimer = window.setInterval(() => send({ type: "ping" }), 25000);
   });
@@ -105,8 +108,13 @@ function onMessage(msg) {
       update({ table: msg.table });
       break;
     case "state":
+      syncAsked = false;
       absorbState(msg);
       settlePending();
+      break;
+    case "delta":
+      if (absorbDelta(msg)) settlePending();
+      else if (!syncAsked) syncAsked = send({ type: "sync", since: state.version });
       break;
     case "deadline":
       // More time was given (anyone's "+30 s"): the countdown moves, on this browser's clock.

@@ -142,17 +142,61 @@ export function absorbState(msg) {
   const events = Array.isArray(msg.events) ? msg.events : [];
   const log = fresh ? events.slice() : state.log.concat(
     events.filter((e) => e.version === undefined || e.version > state.version));
-  let deadline = null;
-  if (typeof msg.deadline === "number") {
-    // When the sealed round closes, on this browser's clock (corrected by the server's clock).
-    const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
-    deadline = (msg.deadline + offset) * 1000;
-  }
   updateSoon({
     log, version: msg.version, gameId: msg.game_id || state.gameId, view: msg.view,
-    prompts: Array.isArray(msg.prompts) ? msg.prompts : [], deadline,
+    prompts: Array.isArray(msg.prompts) ? msg.prompts : [], deadline: deadlineOf(msg),
     lastReveal: latestReveal(msg.view, log) || state.lastReveal,
   });
+}
+
+/** When the sealed round closes, on this browser's clock (corrected by the server's clock). */
+function deadlineOf(msg) {
+  if (typeof msg.deadline !== "number") return null;
+  const offset = typeof msg.server_time === "number" ? Date.now() / 1000 - msg.server_time : 0;
+  return (msg.deadline + offset) * 1000;
+}
+
+/** Take a `delta` message in (the socket asked for them): the changes from the view and prompts
+ *  of version `base` to those of `version`, and that version's events. False when it does not
+ *  follow what this page holds: the socket then asks for the whole state (`sync`). */
+export function absorbDelta(msg) {
+  if (!state.view || msg.base !== state.version || msg.game_id !== state.gameId) return false;
+  let doc;
+  try {
+    doc = applyChanges({ view: state.view, prompts: state.prompts }, msg.changes || []);
+  } catch {
+    return false; // a change that does not fit: the whole state puts it right
+  }
+  const events = Array.isArray(msg.events) ? msg.events : [];
+  const log = events.length ? state.log.concat(events) : state.log;
+  updateSoon({
+    log, version: msg.version, view: doc.view,
+    prompts: Array.isArray(doc.prompts) ? doc.prompts : [], deadline: deadlineOf(msg),
+    lastReveal: latestReveal(doc.view, log) || state.lastReveal,
+  });
+  return true;
+}
+
+/** A document with changes applied (docs/protocol.md, "Delta frames"): ["s", path, value] sets,
+ *  ["d", path] deletes a key, ["a", path, items] appends to a list. What changes is copied, the
+ *  rest kept as it was: a renderer may still hold the old view. */
+export function applyChanges(doc, changes) {
+  for (const [op, path, value] of changes) doc = changeAt(doc, op, path, 0, value);
+  return doc;
+}
+
+function changeAt(node, op, path, i, value) {
+  if (i === path.length) {
+    if (op === "s") return value;
+    if (op === "a" && Array.isArray(node)) return node.concat(value);
+    throw new Error(`bad change ${op}`);
+  }
+  const key = path[i];
+  if (node === null || typeof node !== "object") throw new Error("no such place");
+  const copy = Array.isArray(node) ? node.slice() : { ...node };
+  if (op === "d" && i === path.length - 1) delete copy[key];
+  else copy[key] = changeAt(node[key], op, path, i + 1, value);
+  return copy;
 }
 
 /** The latest auction of the turn with revealed bids, and the events since its reveal. */

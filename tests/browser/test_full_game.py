@@ -14,9 +14,11 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from app.table.changes import apply
 from tests import deals
 from tests.browser.conftest import NewPage, Server
 from tests.browser.helpers import Page, create_table, expect, join_by_invite
@@ -329,7 +331,17 @@ def test_three_friends_play_a_whole_game_in_the_browser(
     assert record["winner"] == winner_seat
     assert len(record["actions"]) > 0
 
-    states = [m for m in map(json.loads, frames) if m.get("type") == "state"]
+    # The page takes deltas: each one applied to the state before gives the state it stands for.
+    states: list[dict[str, Any]] = []
+    for m in map(json.loads, frames):
+        if m.get("type") == "state":
+            states.append(m)
+        elif m.get("type") == "delta":
+            assert states and m["base"] == states[-1]["version"], "a delta out of turn"
+            doc = apply(
+                {"view": states[-1]["view"], "prompts": states[-1]["prompts"]}, m["changes"]
+            )
+            states.append({**m, **doc})
     assert len(states) > 20
     for m in states:
         assert m["view"]["me"] is None

@@ -11,9 +11,9 @@ from app.core.messages import PROTOCOL_VERSION, HelloOut
 from tests.server.harness import REPO
 
 
-def test_the_protocol_is_at_version_2() -> None:
+def test_the_protocol_is_at_version_3() -> None:
     # Raise this with PROTOCOL_VERSION and a new section of docs/protocol-changelog.md.
-    assert PROTOCOL_VERSION == 2
+    assert PROTOCOL_VERSION == 3
 
 
 def test_hello_carries_the_protocol_version() -> None:

@@ -254,9 +254,42 @@ def bot_strategy(kind: str, seed: int) -> Strategy:
     return decide
 
 
+# TEST_DELTAS=1: every SeatClient asks for `delta` frames (`?deltas=1`), so that any test of the
+# server runs with them too.
+DELTAS_BY_DEFAULT = os.environ.get("TEST_DELTAS") == "1"
+
+
+def apply_changes(doc: Any, changes: list[list[Any]]) -> Any:
+    """A `delta` frame's changes applied to a copy of `doc` (docs/protocol.md, "Delta frames"):
+    `["s", path, value]` sets, `["d", path]` deletes a key, `["a", path, items]` appends."""
+    doc = json.loads(json.dumps(doc))
+    for change in changes:
+        op, path = change[0], change[1]
+        if not path:
+            doc = change[2] if op == "s" else doc + change[2]
+            continue
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        last = path[-1]
+        if op == "s":
+            parent[last] = change[2]
+        elif op == "d":
+            del parent[last]
+        else:
+            assert op == "a", change
+            parent[last].extend(change[2])
+    return doc
+
+
 @dataclass(eq=False)
 class SeatClient:
-    """One socket at a table: a seat (token) or a spectator (token None)."""
+    """One socket at a table: a seat (token) or a spectator (token None).
+
+    With `deltas` it asks for `delta` frames: each is applied to the view and prompts it holds and
+    recorded in `messages` as the `state` it stands for (`"delta": true`; `frames` keeps the raw
+    text); one whose base is not the version it holds is answered with `sync`, as a browser does.
+    """
 
     base_ws: str
     table_id: str
@@ -280,6 +313,10 @@ class SeatClient:
     close_code: int | None = None
     # Called before an action is sent; may return a coroutine to run right after sending.
     before_send: Callable[[SeatClient, dict[str, Any], dict[str, Any]], Any] | None = None
+    deltas: bool = DELTAS_BY_DEFAULT
+    game_id: str | None = None
+    drop_deltas: int = 0  # the next this many `delta` frames are dropped unread (a fault)
+    syncs: int = 0  # `sync` messages sent: deltas whose base was not the version held
 
     def url(self, since: int | None) -> str:
         query = []
@@ -287,6 +324,8 @@ class SeatClient:
             query.append(f"token={self.token}")
         if since is not None:
             query.append(f"since={since}")
+        if self.deltas:
+            query.append("deltas=1")
         return f"{self.base_ws}/ws/tables/{self.table_id}" + (
             "?" + "&".join(query) if query else ""
         )
@@ -319,9 +358,36 @@ class SeatClient:
         text = raw if isinstance(raw, str) else raw.decode()
         self.frames.append(text)
         message = json.loads(text)
+        if message.get("type") == "delta":
+            if self.drop_deltas > 0:
+                self.drop_deltas -= 1
+                return dict(message)
+            message = await self._delta(message)
         self.messages.append(message)
         self._absorb(message)
         return dict(message)
+
+    async def _delta(self, m: dict[str, Any]) -> dict[str, Any]:
+        """The `state` a delta stands for; or, when it does not follow the version held, the
+        delta itself (held apart from the states) and a `sync` sent."""
+        if m["base"] != self.version or m["game_id"] != self.game_id or self.view is None:
+            self.syncs += 1
+            await self.send_json({"type": "sync", "since": self.version})
+            return {**m, "type": "delta_refused"}
+        doc = apply_changes({"view": self.view, "prompts": self.prompts}, m["changes"])
+        return {
+            "type": "state",
+            "game_id": m["game_id"],
+            "version": m["version"],
+            "view": doc["view"],
+            "prompts": doc["prompts"],
+            "events_from": m["base"],
+            "events": m["events"],
+            "resync": False,
+            "deadline": m["deadline"],
+            "server_time": m["server_time"],
+            "delta": True,
+        }
 
     def _absorb(self, m: dict[str, Any]) -> None:
         kind = m.get("type")
@@ -331,6 +397,7 @@ class SeatClient:
             else:
                 self.events = list(m["events"])
             self.version, self.view, self.prompts = m["version"], m["view"], m["prompts"]
+            self.game_id = m.get("game_id", self.game_id)
         elif kind == "table":
             self.table = m["table"]
         elif kind == "ack":

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 
 import engine
 from app.core.security import hash_token
@@ -17,6 +18,7 @@ from tests.server.harness import (
     SeatClient,
     ServerProcess,
     add_bots,
+    apply_changes,
     bot_strategy,
     create_table,
     join,
@@ -58,6 +60,31 @@ def walk(node: Any, path: str = "") -> Any:
             yield from walk(value, f"{path}[{i}]")
 
 
+def delta_as_state(held: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The state a delta makes of the one held; and each of its changes carries exactly what that
+    state has at its place (so it carries nothing the state's own checks do not see)."""
+    doc = apply_changes({"view": held["view"], "prompts": held["prompts"]}, delta["changes"])
+    paths = [json.dumps(change[1]) for change in delta["changes"]]
+    assert len(paths) == len(set(paths)), "a delta changes one place twice"
+    for change in delta["changes"]:
+        node = doc
+        for key in change[1]:
+            node = node[key] if change[0] != "d" or key != change[1][-1] else node
+        if change[0] == "s":
+            assert change[2] == node
+        elif change[0] == "a":
+            assert node[len(node) - len(change[2]) :] == change[2]
+        else:
+            assert change[1][-1] not in node
+    return {
+        **delta,
+        "type": "state",
+        "view": doc["view"],
+        "prompts": doc["prompts"],
+        "events_from": delta["base"],
+    }
+
+
 def check_frames(
     client: SeatClient,
     record: dict[str, Any],
@@ -69,13 +96,20 @@ def check_frames(
     seed = record["seed"]
     final = record["version"]
     checked = 0
+    held: dict[str, Any] | None = None  # the last state of this connection, deltas applied
     for text in client.frames:
         for token in tokens:
             assert token not in text, "a frame carries a seat token"
         message = json.loads(text)
-        if message["type"] != "state":
+        if message["type"] == "hello":
+            held = None
+        if message["type"] == "delta":
+            assert held is not None and message["base"] == held["version"], "a delta out of turn"
+            message = delta_as_state(held, message)
+        elif message["type"] != "state":
             assert seed not in text
             continue
+        held = message
         version = message["version"]
         state = states[version]
         if version < final:
@@ -112,9 +146,11 @@ def check_frames(
     return checked
 
 
+@pytest.mark.parametrize("deltas", [False, True], ids=["states", "deltas"])
 async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
-    shared_server: ServerProcess,
+    shared_server: ServerProcess, deltas: bool
 ) -> None:
+    """With every socket on whole `state` frames, and with every socket on `delta` frames."""
     server = shared_server
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         tables = []
@@ -130,14 +166,12 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
         clients: list[SeatClient] = []
         for table_id, humans in tables:
             for h in humans:
+                strategy = bot_strategy("random", 7 + h.seat)
                 clients.append(
-                    SeatClient(
-                        server.ws, table_id, h.token, h.seat, bot_strategy("random", 7 + h.seat)
-                    )
+                    SeatClient(server.ws, table_id, h.token, h.seat, strategy, deltas=deltas)
                 )
-            clients.append(
-                SeatClient(server.ws, table_id, None, None)
-            )  # a spectator from the start
+            # a spectator from the start
+            clients.append(SeatClient(server.ws, table_id, None, None, deltas=deltas))
         for client in clients:
             await client.connect()
         for _, humans in tables:
@@ -166,7 +200,7 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
             await client.connect(since=client.version)
             await client.resend_pending()
             # A spectator who arrives late gets the whole log so far, filtered for the public.
-            spectator = SeatClient(server.ws, client.table_id, None, None)
+            spectator = SeatClient(server.ws, client.table_id, None, None, deltas=deltas)
             await spectator.connect()
             late.append(spectator)
             late_watching.append(asyncio.create_task(watch(spectator)))
@@ -195,6 +229,9 @@ async def test_no_frame_leaks_coins_sealed_bids_seed_or_tokens(
                 if client.table_id == table_id:
                     checked += check_frames(client, record, states, raw_events, tokens)
         assert checked > 300
+        if deltas:  # most frames were deltas, and none had to be asked for again
+            assert sum(f.startswith('{"type":"delta"') for c in clients for f in c.frames) > 200
+            assert sum(c.syncs for c in clients + late) == 0
         print(f"{checked} frames on {len(clients + late)} sockets checked, 0 leaks")
         # Nor does the server's own log carry a token (sockets bring them in the query string).
         log = server.log()
@@ -261,9 +298,16 @@ async def test_no_frame_or_answer_carries_a_players_secret_or_sign_in_link(
 
         players = [
             SeatClient(server.ws, table_id, bob.token, bob.seat, bot_strategy("random", 1)),
-            SeatClient(server.ws, table_id, back["token"], back["seat"], bot_strategy("random", 2)),
+            SeatClient(
+                server.ws,
+                table_id,
+                back["token"],
+                back["seat"],
+                bot_strategy("random", 2),
+                deltas=True,
+            ),
         ]
-        spectator = SeatClient(server.ws, table_id, None, None)
+        spectator = SeatClient(server.ws, table_id, None, None, deltas=True)
         for client in (*players, spectator):
             await client.connect()
         table = await start(other, bob)

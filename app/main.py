@@ -35,7 +35,6 @@ from app.edge.replay_cache import Published
 from app.edge.replica import HEADER, ReplicaHeader, replica_name
 from app.edge.socket_path import LeanSockets
 from app.edge.ws import router as ws_router
-from app.edge.ws import table_socket
 from app.lobby.history import History
 from app.lobby.leagues import Leagues
 from app.lobby.players import Players
@@ -147,7 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players_api.pages)
     app.include_router(leagues_api.router)
     # The table's and the queue's sockets skip the HTTP middlewares (app.edge.socket_path).
-    app.lean(table_socket, queue_api.queue_socket)
+    app.lean(ws_router, queue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -16,7 +16,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.routing import APIWebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -36,12 +36,13 @@ class LeanSockets(FastAPI):
         self.lean_routes: list[tuple[re.Pattern[str], Handler]] = []
         self.accept_headers: list[tuple[bytes, bytes]] = []
 
-    def lean(self, *handlers: Handler) -> None:
-        """Serve these WebSocket endpoints (already routed, with no dependencies: their path
-        parameters are plain strings) by the lean path."""
-        for route in self.router.routes:
-            if isinstance(route, APIWebSocketRoute) and route.endpoint in handlers:
-                self.lean_routes.append((route.path_regex, route.endpoint))
+    def lean(self, *routers: APIRouter) -> None:
+        """Serve the WebSocket endpoints of these routers (included without a prefix; endpoints
+        without dependencies, whose path parameters are plain strings) by the lean path."""
+        for router in routers:
+            for route in router.routes:
+                if isinstance(route, APIWebSocketRoute):
+                    self.lean_routes.append((route.path_regex, route.endpoint))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and not self.root_path:

@@ -34,7 +34,8 @@ from app.edge.browser_headers import BrowserHeaders
 from app.edge.limits import BodyLimit
 from app.edge.ratelimit import HttpRateLimit
 from app.edge.replay_cache import Published
-from app.edge.replica import ReplicaHeader, replica_name
+from app.edge.replica import HEADER, ReplicaHeader, replica_name
+from app.edge.socket_path import LeanSockets
 from app.edge.ws import router as ws_router
 from app.lobby.history import History
 from app.lobby.leagues import Leagues
@@ -45,7 +46,6 @@ from app.store import migrate
 from app.store.stores import open_stores
 from app.table.analysis import Analyst
 from app.table.hub import Hub
-from app.wire.transport import KeepTransport
 
 log = logging.getLogger("dragonstones")
 
@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await hub.close()
             await stores.close()
 
-    app = FastAPI(
+    app = LeanSockets(
         title="Dragonstones Online",
         version="0.1.0",
         summary="Server for Fist of Dragonstones: lobby over HTTP, games over WebSockets.",
@@ -120,8 +120,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(
             GZipMiddleware, minimum_size=settings.gzip_minimum_bytes, compresslevel=6
         )
-    app.add_middleware(ReplicaHeader, name=replica_name(settings.replica_name))
-    app.add_middleware(KeepTransport)
+    replica = replica_name(settings.replica_name)
+    app.add_middleware(ReplicaHeader, name=replica)
+    app.accept_headers = [(HEADER, replica.encode("latin-1", errors="replace"))]
     # Outermost: a flood is refused before its body is read.
     app.add_middleware(
         HttpRateLimit,
@@ -148,6 +149,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players_api.pages)
     app.include_router(leagues_api.router)
     app.include_router(push_api.router)
+    # The table's and the queue's sockets skip the HTTP middlewares (app.edge.socket_path).
+    app.lean(ws_router, queue_api.router)
     static_dir = settings.static_dir
     # check_dir=False: the server runs without the client files (an API-only deployment).
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")

@@ -56,8 +56,9 @@ class LimitSettings(BaseSettings):
     )
     ws_compression: bool = Field(
         default=False,
-        description="permessage-deflate on WebSockets: saves bandwidth, costs CPU and about "
-        "40 KiB of memory per socket.",
+        description="permessage-deflate on WebSockets: saves bandwidth, costs CPU (about half "
+        "again the server's CPU per action at machine speed, bench/RESULTS.md) and about 40 KiB "
+        "of memory per socket.",
     )
     max_sockets_per_address: int = Field(
         default=20,

@@ -66,6 +66,13 @@ class StoreSettings(BaseSettings):
         description="Postgres connections a process may open beyond `DB_POOL_SIZE` under load. "
         "0: none (connections opened and closed under load cost more than waiting for one).",
     )
+    group_commit_max: int = Field(
+        default=32,
+        ge=1,
+        description="Postgres only: actions of different games that are ready while two commits "
+        "are under way are committed together, up to this many in one transaction, each "
+        "acknowledged once that transaction commits. 1: every action in a transaction of its own.",
+    )
     sweep_interval_seconds: float = Field(
         default=30.0,
         description="Processes sharing a Postgres database hear of each other's commits at once "

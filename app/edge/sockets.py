@@ -20,6 +20,7 @@ from app.core.metrics import Metrics
 from app.core.refusals import REFUSALS, address_key
 from app.edge.admission import Admission, Refused
 from app.edge.ratelimit import client_address, parse_proxies
+from app.edge.socket_path import ACCEPT_HEADERS
 from app.wire.buckets import Buckets
 from app.wire.codes import CLOSE_TOO_MANY
 
@@ -64,10 +65,10 @@ async def admit(
                 log.info("socket of %.40r from %s refused: %s", place, address, exc.message)
             # The handshake is accepted to say why, but uvicorn does not log it as accepted.
             REFUSING_HANDSHAKE.set(True)
-            await ws.accept()
+            await ws.accept(headers=ws.scope.get(ACCEPT_HEADERS))
             await refuse(ws, exc.code, exc.message, CLOSE_TOO_MANY)
             return
-        await ws.accept()
+        await ws.accept(headers=ws.scope.get(ACCEPT_HEADERS))
         await serve()
 
 

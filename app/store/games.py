@@ -31,6 +31,7 @@ import engine
 from app.core.errors import StoreUnavailable
 from app.store.db import Database
 from app.store.errors import DRIVER_ERRORS, mapped
+from app.store.group_commit import GroupCommit
 from app.store.models import ActionRow, GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.pgpool import PgPool
 from app.store.ports import DuplicateActionId, StaleVersion
@@ -338,6 +339,7 @@ class PgGames(SqliteGames):
     def __init__(self, db: Database, channel: str, pool: PgPool) -> None:
         super().__init__(db, channel)
         self.pool = pool
+        self.group = GroupCommit(pool, channel, _PG_COMMIT, db.settings.group_commit_max)
 
     async def open(self) -> None:
         await self.pool.open()
@@ -349,24 +351,5 @@ class PgGames(SqliteGames):
     async def _commit(self, c: Commit) -> None:
         action_text = orjson.dumps(c.action).decode()
         events_text = orjson.dumps(c.events).decode()
-        committed = await self.pool.fetchrow(
-            _PG_COMMIT,
-            c.state,
-            c.version,
-            c.status,
-            c.winner,
-            c.now,
-            c.now if c.over else None,
-            c.game_id,
-            c.seat,
-            action_text,
-            c.action_id,
-            events_text,
-            c.table_id,
-            self.channel,
-            c.deadline_at,
-            c.deadline_key,
-            notify_payload(c, action_text, events_text),
-        )
-        if committed is None:  # no row: the guard found another version
-            raise StaleVersion
+        payload = notify_payload(c, action_text, events_text)
+        await self.group.commit((c, action_text, events_text, payload))

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.frames import Frame
 
 from app.core.errors import Code
@@ -83,6 +85,22 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         self.limits.release(self.transport)
+
+    async def send_texts(self, texts: list[str]) -> None:
+        """Send these text messages in order in one write to the transport (uvicorn's `send`
+        writes each message on its own, behind the ASGI layers): what a socket's writer has due
+        in one turn of the event loop goes out together (app.wire.outbox)."""
+        await self.writable.wait()
+        if self.disconnected:
+            raise ClientDisconnected()
+        if self.close_sent or not self.handshake_complete or self.initial_response is not None:
+            raise RuntimeError("the socket is not open for messages")
+        try:
+            for text in texts:
+                self.conn.send_text(text.encode())
+        except InvalidState:
+            raise ClientDisconnected() from None
+        self.transport.write(b"".join(self.conn.data_to_send()))
 
     def _spend(self) -> bool:
         if self.flooded:  # closed for it already: nothing more is answered

@@ -29,7 +29,8 @@ from starlette.websockets import WebSocket, WebSocketState
 from websockets.frames import Close, Frame, Opcode
 
 from app.wire.codes import CLOSE_TRY_AGAIN
-from app.wire.transport import TRANSPORT_KEY
+from app.wire.frames import GuardedWebSockets
+from app.wire.transport import PROTOCOL_KEY, TRANSPORT_KEY
 
 log = logging.getLogger("dragonstones.ws")
 
@@ -113,29 +114,46 @@ class Connection:
             return self.render_table() if self.render_table else None
         return item
 
+    def _due(self) -> list[str]:
+        """Everything queued up to a close, rendered now, in order."""
+        frames: list[str] = []
+        queue = self.queue
+        while queue and not isinstance(queue[0], tuple):
+            frame = self._render(queue.popleft())  # type: ignore[arg-type]
+            if frame is not None:
+                frames.append(frame)
+        return frames
+
     async def run_writer(self) -> None:
         self.writer = asyncio.current_task()
+        # uvicorn's protocol of this socket when it is ours (app.wire.frames): what is due goes
+        # out in one write; otherwise each frame through the ASGI `send`.
+        protocol = self.ws.scope.get(PROTOCOL_KEY)
+        batched = protocol.send_texts if isinstance(protocol, GuardedWebSockets) else None
         try:
             while True:
                 if not self.queue:
                     self.wakeup.clear()
                     await self.wakeup.wait()
                     continue
-                item = self.queue.popleft()
-                if isinstance(item, tuple):
-                    code, reason = item
-                    await self._close_socket(code, reason)
+                head = self.queue[0]
+                if isinstance(head, tuple):
+                    await self._close_socket(*head)
                     return
                 if self.ws.application_state != WebSocketState.CONNECTED:
                     return
-                frame = self._render(item)
-                if frame is None:
+                frames = self._due()
+                if not frames:
                     continue
                 # Watched by `stuck` (a timer per send would cost more than the send).
                 self.sending_since = time.monotonic()
-                await self.ws.send_text(frame)
+                if batched is not None:
+                    await batched(frames)
+                else:
+                    for frame in frames:
+                        await self.ws.send_text(frame)
                 self.sending_since = None
-                self.sent_frames += 1
+                self.sent_frames += len(frames)
         except Exception:  # the peer went away mid-send: the reader notices and cleans up
             self.closing = True
             self.queue.clear()

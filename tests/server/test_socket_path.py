@@ -1,0 +1,49 @@
+"""The table socket's lean path (app.edge.socket_path): past the HTTP middlewares, it still answers
+its handshake with the replica header, sends hello, table and state in this order, and an unknown
+WebSocket path still takes the application's own stack (refused)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.exceptions import InvalidStatus
+
+from tests.server.harness import ServerProcess, add_bots, create_table, join, start
+
+SHARED_SERVER_SETTINGS = {"REPLICA_NAME": "replica-7"}
+
+
+async def _frames(ws: Any, count: int) -> list[dict[str, Any]]:
+    return [json.loads(await asyncio.wait_for(ws.recv(), 10)) for _ in range(count)]
+
+
+async def test_a_table_socket_on_the_lean_path(shared_server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
+        table_id = await create_table(http, 3)
+        ann = await join(http, table_id, "Ann")
+        await add_bots(http, ann, 2, "random")
+        await start(http, ann)
+    url = f"{shared_server.ws}/ws/tables/{table_id}?token={ann.token}"
+    async with websockets.connect(url) as ws:
+        assert ws.response is not None
+        assert ws.response.headers.get("X-Dragonstones-Replica") == "replica-7"
+        hello, table, state = await _frames(ws, 3)
+        assert (hello["type"], hello["seat"]) == ("hello", ann.seat)
+        assert table["type"] == "table" and table["table"]["id"] == table_id
+        assert state["type"] == "state" and state["version"] >= 0
+        await ws.send(json.dumps({"type": "ping"}))
+        reply = await _frames(ws, 1)
+        while reply[0]["type"] != "pong":  # bots may move the game on meanwhile
+            reply = await _frames(ws, 1)
+    spectator = f"{shared_server.ws}/ws/tables/{table_id}"
+    async with websockets.connect(spectator) as ws:
+        hello, table, state = await _frames(ws, 3)
+        assert (hello["seat"], table["type"], state["type"]) == (None, "table", "state")
+    with pytest.raises(InvalidStatus):
+        async with websockets.connect(f"{shared_server.ws}/ws/nothing-here"):
+            pass

@@ -64,6 +64,18 @@ async def _read(client: Player) -> None:
         await client.maybe_act()
 
 
+async def _stop(reader: asyncio.Task[None]) -> None:
+    """Cancel a reader until it has stopped: on Python 3.11, `asyncio.wait_for` drops a
+    cancellation that arrives as its frame does, and the reader would go on waiting for the next
+    frame, which may never come (the others are paused)."""
+    while not reader.done():
+        reader.cancel()
+        await asyncio.wait({reader}, timeout=0.1)
+    if not reader.cancelled():
+        with contextlib.suppress(Exception):
+            reader.result()
+
+
 def _metric(text: str, name: str) -> float:
     return sum(
         float(line.rsplit(" ", 1)[1])
@@ -182,9 +194,7 @@ async def _at_the_table(
                     "Cid's turn played",
                 )
             finally:
-                reader.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await reader
+                await _stop(reader)
                 await cid.close()
             await _until(
                 lambda: (
@@ -259,9 +269,7 @@ async def _at_the_table(
         assert await _subscriptions(database, "Cid") == 0
     finally:
         for task in readers:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await _stop(task)
         for client in (ann, bob, cid):
             await client.close()
 

@@ -137,10 +137,22 @@ async def _play_on(client: SeatClient, after: asyncio.Event, timeout: float = 12
         if moved_on and client.pending is None and since is not None:
             return since
         left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"seat {client.seat}: stuck at version {client.version}")
-        await client.recv(timeout=left)
+        if left <= 0 or (await _recv_or_none(client, left)) is None:
+            # What the seat knew when the game stopped reaching it (CI saw this once, unexplained).
+            last = [m.get("type") for m in client.messages[-5:]]
+            raise TimeoutError(
+                f"seat {client.seat}: stuck at version {client.version}, pending {client.pending},"
+                f" my prompt {client.my_prompt()}, prompts {client.prompts}, last frames {last},"
+                f" errors {client.errors[-3:]}"
+            )
         await client.maybe_act()
+
+
+async def _recv_or_none(client: SeatClient, timeout: float) -> dict[str, Any] | None:
+    try:
+        return await client.recv(timeout=timeout)
+    except TimeoutError:
+        return None
 
 
 async def _started_table(http: httpx.AsyncClient) -> tuple[str, list[Seat]]:

@@ -200,7 +200,8 @@ if (path === "/me/claim") {
 } else {
   render = () => {
     claimBox();
-    return profile();
+    // The server gone mid-load (a restart, no network): said on the page, not thrown away.
+    return profile().catch((e) => notice(e instanceof ApiError ? e.message : String(e.message || e)));
   };
 }
 

@@ -498,6 +498,19 @@ async def until(check: Callable[[], Any], timeout: float = 20.0, what: str = "")
         await asyncio.sleep(0.05)
 
 
+async def stop_tasks(*tasks: asyncio.Task[Any]) -> None:
+    """Cancel these tasks and wait until each has stopped, whatever it raised. A single cancel is
+    not enough on Python 3.11: `asyncio.wait_for` drops a cancellation that arrives as its awaited
+    frame does, and a reader then goes on waiting for the next frame until its own time-out (a
+    test spent two minutes so)."""
+    for task in tasks:
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.1)
+        if not task.cancelled():
+            task.exception()  # retrieved: a failure here is the test's to assert, not logged
+
+
 async def wait_game_over(
     http: httpx.AsyncClient, table_id: str, timeout: float = 60.0
 ) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from tests.server.harness import (
     join,
     retry_if_asked,
     start,
+    stop_tasks,
 )
 
 # Runs alone, after the parallel tests (scripts/test.sh): a private Postgres stopped for a timed outage.
@@ -195,9 +196,7 @@ async def test_postgres_stops_and_starts_mid_game_unavailable_meanwhile_nothing_
     try:
         await asyncio.gather(*tasks)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_tasks(*tasks)
     if "task" in outage:
         await outage["task"]
     # Everyone stopped acting: every socket catches up with the last version committed.

@@ -25,6 +25,7 @@ from tests.server.harness import (
     join,
     retry_if_asked,
     start,
+    stop_tasks,
 )
 
 # Runs alone, after the parallel tests (scripts/test.sh): two processes, one SIGKILLed: the failover is timed by the clients.
@@ -51,9 +52,7 @@ async def play_all(run: Any, clients: list[SeatClient]) -> None:
     try:
         await asyncio.gather(*tasks)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_tasks(*tasks)
 
 
 async def test_sigkill_one_of_two_processes_its_players_go_on_through_the_other(

@@ -46,6 +46,7 @@ from tests.server.harness import (
     join,
     retry_if_asked,
     start,
+    stop_tasks,
 )
 from tests.server.late_end import LateEnd
 
@@ -189,9 +190,7 @@ async def test_games_with_seats_on_two_processes_go_on_at_once_after_a_database_
     try:
         await asyncio.gather(*tasks)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_tasks(*tasks)
         for client in people:
             await client.close()
 

@@ -8,7 +8,6 @@ the subscription. The server's clock is moved, never waited for."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from tests.server.harness import (
     db_rows,
     join,
     start,
+    stop_tasks,
 )
 from tests.server.push_service import Browser, PushService
 from tests.server.timed import move_clocks_while_waiting
@@ -62,18 +62,6 @@ async def _read(client: Player) -> None:
     while True:
         await client.recv(timeout=3600)
         await client.maybe_act()
-
-
-async def _stop(reader: asyncio.Task[None]) -> None:
-    """Cancel a reader until it has stopped: on Python 3.11, `asyncio.wait_for` drops a
-    cancellation that arrives as its frame does, and the reader would go on waiting for the next
-    frame, which may never come (the others are paused)."""
-    while not reader.done():
-        reader.cancel()
-        await asyncio.wait({reader}, timeout=0.1)
-    if not reader.cancelled():
-        with contextlib.suppress(Exception):
-            reader.result()
 
 
 def _metric(text: str, name: str) -> float:
@@ -194,7 +182,7 @@ async def _at_the_table(
                     "Cid's turn played",
                 )
             finally:
-                await _stop(reader)
+                await stop_tasks(reader)
                 await cid.close()
             await _until(
                 lambda: (
@@ -269,7 +257,7 @@ async def _at_the_table(
         assert await _subscriptions(database, "Cid") == 0
     finally:
         for task in readers:
-            await _stop(task)
+            await stop_tasks(task)
         for client in (ann, bob, cid):
             await client.close()
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import json
 import os
 import socket
@@ -26,6 +25,7 @@ from tests.server.harness import (
     create_table,
     join,
     start,
+    stop_tasks,
 )
 
 # Runs alone, after the parallel tests (scripts/test.sh): the slow-reader guard is a timer: a loaded machine would blur it.
@@ -41,9 +41,7 @@ async def stop_playing(play: asyncio.Task[None]) -> None:
     if play.done():
         play.result()
         return
-    play.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await play
+    await stop_tasks(play)
 
 
 def open_never_reading(port: int, table_id: str) -> socket.socket:

@@ -5,7 +5,6 @@ the middle of the days keeps everything. The server's clock is moved, never wait
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from functools import partial
@@ -23,6 +22,7 @@ from tests.server.harness import (
     db_rows,
     join,
     start,
+    stop_tasks,
     wait_game_over,
 )
 from tests.server.timed import Scripted, is_notice, notices, stamp
@@ -51,10 +51,7 @@ async def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) ->
 
 
 async def _stop(tasks: list[asyncio.Task[None]], clients: list[SeatClient]) -> None:
-    for task in tasks:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+    await stop_tasks(*tasks)
     for client in clients:
         await client.close()
 

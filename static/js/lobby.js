@@ -232,3 +232,7 @@ loadMyTables();
 // The name kept with this browser's player, and how many games wait for them (static/js/players.js).
 syncLobbyName().then(refreshAwaiting);
 window.setInterval(() => { if (!document.hidden) refresh(); }, 5000);
+// Enabled only now that their handlers listen: the module waits for the card catalogue first,
+// and a click before that submitted the form natively (the page reloaded and the name was lost).
+$("#create-button").disabled = false;
+$("#quick-play").disabled = false;

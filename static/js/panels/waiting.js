@@ -236,6 +236,9 @@ export function mount() {
   const joinName = $("#join-name");
   if (!joinName.value.trim()) joinName.value = savedName(); // keep what was typed before this ran
   $("#join-form").addEventListener("submit", join);
+  // Disabled in the page until now: a click before this module ran (it waits for the card
+  // catalogue) submitted the form natively, and the page reloaded without the name.
+  $("#join-button").disabled = false;
   const token = () => state.seat.token;
   $("#add-bot").addEventListener("click", (ev) => waitingAction(ev.currentTarget, () =>
     api("POST", `${tablePath()}/bots`, { body: { count: 1, kind: $("#bot-kind").value }, token: token() })));

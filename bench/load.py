@@ -26,7 +26,9 @@ After `--warmup` seconds it measures for `--seconds`:
   (VmRSS sampled, peak and end; VmHWM);
 - with --processes 2, seats spread over both and one spectator per game on each process:
   for each action acked through process A, ack received -> the spectator on process B has that
-  version (negative when B's frame came first).
+  version (negative when B's frame came first). The server CPU is then the sum over the
+  processes. `--spectators N` sets the spectators per game (spread over the processes in turn):
+  `--processes 1 --spectators 2` has as many sockets per game as `--processes 2`, for the ratio.
 
 With `--handshakes TABLES`, before the games: TABLES tables of `--players` seated players (not
 started) are made through the lobby, the server left idle for a moment, then every seat's socket
@@ -95,6 +97,23 @@ from bench.common import (
 )
 
 now = time.perf_counter
+
+# Counters of the servers' /metrics read at both ends of the window (summed over the processes).
+COUNTERS = ("dragonstones_version_conflicts_total", "dragonstones_notifications_received_total")
+
+
+async def counters(servers: list[dict[str, Any]]) -> dict[str, float]:
+    import httpx
+
+    out = dict.fromkeys(COUNTERS, 0.0)
+    async with httpx.AsyncClient(timeout=10) as http:
+        for server in servers:
+            with contextlib.suppress(httpx.HTTPError):
+                for line in (await http.get(f"{server['http']}/metrics")).text.splitlines():
+                    name, _, value = line.partition(" ")
+                    if name in out:
+                        out[name] += float(value)
+    return out
 
 
 # == references =====================================================================================
@@ -313,10 +332,8 @@ class Game:
     spectators: list[Sock] = field(default_factory=list)
     reveal_seen: dict[int, dict[int, float]] = field(default_factory=dict)
     reveal_sent: dict[int, float] = field(default_factory=dict)
-    spec_seen: dict[int, dict[int, float]] = field(default_factory=dict)  # proc -> version -> t
-    cross_wait: dict[int, dict[int, float]] = field(
-        default_factory=dict
-    )  # proc -> version -> ack t
+    spec_seen: dict[Sock, dict[int, float]] = field(default_factory=dict)  # version -> t
+    cross_wait: dict[Sock, dict[int, float]] = field(default_factory=dict)  # version -> ack t
 
     def check_reveal(self, version: int) -> None:
         seen, sent = self.reveal_seen.get(version), self.reveal_sent.get(version)
@@ -331,16 +348,18 @@ class Game:
         for spec in self.spectators:
             if spec.proc == proc:
                 continue
-            seen = self.spec_seen.setdefault(spec.proc, {}).pop(version, None)
+            seen = self.spec_seen.setdefault(spec, {}).pop(version, None)
             if seen is not None:
                 if STATS.inside(t):
                     STATS.cross.append(seen - t)
             else:
-                self.cross_wait.setdefault(spec.proc, {})[version] = t
+                self.cross_wait.setdefault(spec, {})[version] = t
 
     def spectator_reached(self, spec: Sock, first: int, last: int, t: float) -> None:
-        waiting = self.cross_wait.setdefault(spec.proc, {})
-        seen = self.spec_seen.setdefault(spec.proc, {})
+        if len(self.client.servers) < 2:
+            return  # nothing crosses processes
+        waiting = self.cross_wait.setdefault(spec, {})
+        seen = self.spec_seen.setdefault(spec, {})
         for v in range(first, last + 1):
             acked = waiting.pop(v, None)
             if acked is not None:
@@ -547,8 +566,7 @@ class Client:
             for s in range(self.players):
                 seat, token = await lobby.join(game.table_id, f"L{n}.{gen} s{s}")
                 game.seats.append(Sock(game, (n + seat) % procs, seat, token))
-            if procs > 1:
-                game.spectators = [Sock(game, p) for p in range(procs)]
+            game.spectators = [Sock(game, p % procs) for p in range(self.cfg["spectators"])]
             for sock in game.seats + game.spectators:
                 await self.connect(sock)
                 self.socks.add(sock)
@@ -751,6 +769,7 @@ class Client:
         samples: list[float] = []
         postgres = PostgresBackends(cfg["database_url"], pids)
         await postgres.sample()
+        counted0 = await counters(self.servers)
         cpu0, own0 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
         STATS.start = now()
         STATS.end = STATS.start + cfg["seconds"]
@@ -764,6 +783,7 @@ class Client:
             await asyncio.sleep(min(0.25, max(0.0, STATS.end - now())))
         t1 = now()
         cpu1, own1 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
+        counted1 = await counters(self.servers)
         await postgres.sample()
         await postgres.close()
         samples.append(rss_mib(pids))
@@ -826,6 +846,8 @@ class Client:
             ),
             "delta_share": STATS.deltas / STATS.game_frames if STATS.game_frames else None,
             "syncs": STATS.syncs,
+            "version_conflicts": counted1[COUNTERS[0]] - counted0[COUNTERS[0]],
+            "notifications_received": counted1[COUNTERS[1]] - counted0[COUNTERS[1]],
         }
 
 
@@ -975,7 +997,8 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     pace = f"a mean think time of {args.pace:g} s" if args.pace else "machine speed"
     print(
         f"load: {args.games} games x {args.players} seats at {pace}, "
-        f"{args.processes} server process(es), DB_POOL_SIZE={args.pool_size}, "
+        f"{args.processes} server process(es), {spectators(args)} spectator(s) per game, "
+        f"DB_POOL_SIZE={args.pool_size}, "
         f"window {f['window_s']:.1f} s after {args.warmup:.0f} s warm-up "
         f"(setup {f['setup_s']:.1f} s)"
     )
@@ -1011,6 +1034,10 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     print(
         f"  server RSS:              peak {f['rss_mib_peak_sampled']:.1f} MiB in the window "
         f"(VmHWM {f['rss_mib_hwm']:.1f}), end {f['rss_mib_end']:.1f} MiB"
+    )
+    print(
+        f"  version conflicts:       {f['version_conflicts']:.0f} in the window; notifications "
+        f"received {f['notifications_received']:.0f} (all processes)"
     )
     if args.processes > 1:
         print(
@@ -1088,6 +1115,13 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     return figures
 
 
+def spectators(args: argparse.Namespace) -> int:
+    """Spectators per game: --spectators, else one on each process when there are several."""
+    if args.spectators is not None:
+        return int(args.spectators)
+    return args.processes if args.processes > 1 else 0
+
+
 def bench(args: argparse.Namespace) -> int:
     raise_fd_limit(4096)
     schema = new_schema_name("bench_load")
@@ -1141,6 +1175,7 @@ def bench(args: argparse.Namespace) -> int:
             "handshake_tables": args.handshakes,
             "handshake_rounds": args.handshake_rounds,
             "deltas": args.deltas,
+            "spectators": spectators(args),
         }
         client = subprocess.Popen(
             [sys.executable, __file__, "--client"],
@@ -1206,6 +1241,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the window")
     parser.add_argument("--processes", type=int, default=1, help="server processes (1 or 2+)")
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=None,
+        help="spectator sockets per game, spread over the processes in turn (default: none with "
+        "one process, one per process with several, which the cross-process delivery needs); "
+        "`--processes 1 --spectators 2` has as many sockets per game as `--processes 2`",
+    )
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", PG_URL))
     parser.add_argument(
         "--pool-size",

@@ -76,6 +76,12 @@ class Metrics:
             "commit notifications received from the database",
             registry=r,
         )
+        self.remote_versions = Counter(
+            "dragonstones_remote_versions",
+            "versions other processes committed, applied here from their notification or read "
+            "back from the database",
+            ["how"], registry=r,
+        )  # fmt: skip
         self.connections_open = Gauge(
             "dragonstones_connections_open",
             "TCP connections this process holds (HTTP and WebSocket)", registry=r,

@@ -64,6 +64,8 @@ WITH g AS (
 SELECT a.version, pg_notify($13, $16) FROM a
 """
 
+_PG_DEADLINE = "SELECT version, deadline_at, deadline_key FROM games WHERE id = $1"
+
 # NOTIFY payloads must stay under 8000 bytes; an action that does not fit is announced by its
 # version only, and the other processes read it back.
 NOTIFY_LIMIT = 7900
@@ -347,6 +349,12 @@ class PgGames(SqliteGames):
     async def since(self, game_id: str, after: int) -> Since:
         records = await self.pool.fetch(_PG_SINCE, game_id, after)
         return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
+
+    async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
+        # One statement on the action path's pool: a room that read another process's actions
+        # back (a version its notification did not carry) reads this after them.
+        row = await self.pool.fetchrow(_PG_DEADLINE, game_id)
+        return None if row is None else (row[0], row[1], row[2])
 
     async def _commit(self, c: Commit) -> None:
         action_text = orjson.dumps(c.action).decode()

@@ -120,19 +120,24 @@ class Hub:
     def on_message(
         self, table_id: str, version: int | None, carried: Carried | None = None
     ) -> None:
-        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it
-        (with the action the notification carries, when it does)."""
+        """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it,
+        with the action the notification carries when it does (app.table.remote: applied now
+        if the room is free, else when it is let go)."""
         room = self.rooms.get(table_id)
         if room is None or self.closed:
             return
         game = room.game
+        if version is not None and game is not None and version <= game.version:
+            return  # our own commit, or already caught up
+        # One being committed here may be ours, or another's that took our version: kept either
+        # way (it is what the database holds for it).
         if (
-            version is not None
-            and game is not None
-            and version <= max(game.version, game.committing)
+            carried is not None
+            and version is not None
+            and room.remote.hear(version, carried, free=not room.lock.locked())
         ):
-            return  # our own commit (maybe not yet answered), or already caught up
-        self._spawn(self._catch_up(table_id, version, carried))
+            return
+        self._spawn(self._catch_up(table_id, version))
 
     def on_chat(self, table_id: str, seq: int) -> None:
         """A line of a table's feed was stored somewhere: deliver it if we hold the table."""
@@ -140,22 +145,17 @@ class Hub:
         if room is not None and not self.closed:
             room.feed.heard(seq)
 
-    async def _catch_up(
-        self, table_id: str, version: int | None, carried: Carried | None = None
-    ) -> None:
+    async def _catch_up(self, table_id: str, version: int | None) -> None:
+        """Read what the room missed (a version not carried, or heard out of order) or the
+        table the lobby changed."""
         if table_id not in self.rooms:
             return
         lobby = version is None
         try:
             async with self.hold(table_id) as room:
                 if version is not None and room.game is not None and room.game.version >= version:
-                    # Our own commit: its notification can arrive before the committing task
-                    # has taken its answer.
-                    return
-                if carried is not None and version is not None:
-                    await room.apply_remote(version, carried)
-                else:
-                    await room.catch_up()
+                    return  # caught up meanwhile
+                await room.catch_up()
                 if lobby:
                     room.audience.refresh_table()
                     # Stand-ins change with the table, not the game.

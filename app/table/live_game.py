@@ -59,7 +59,6 @@ class LiveGame:
     # When the open prompt times out, and which prompt (app.table.clock); as stored with the
     # action that opened it.
     deadline: Deadline | None = None
-    committing: int = -1  # the version a commit of this process is writing now
     stale: bool = False  # a commit failed without an answer: reload before the next action
     # (seat, since) -> frame of the current version, (seat, DELTA) -> its delta frame; emptied
     # whenever the version moves.

@@ -3,7 +3,7 @@
 Every change of a game goes through `Room.submit` under the room's lock: the engine validates the
 action, the store commits it under the version guard, and only then is it acknowledged and pushed
 to the sockets (the table's audience, app.table.audience: each socket renders its own frame
-through app.table.live_game). Another process's commit reaches the room through `catch_up`. Bots
+through app.table.live_game). Another process's commit reaches the room through app.table.remote. Bots
 and the time limit act through `submit` too, with action ids in a namespace no client may use.
 """
 
@@ -14,19 +14,19 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 import engine
 from app.core.errors import Code, ServiceError, StoreError, StoreUnavailable, unavailable
 from app.core.messages import AckOut
 from app.store.ports import DuplicateActionId, StaleVersion
-from app.store.records import Arrival, Carried, Commit, StoredGame, utcnow
+from app.store.records import Arrival, Commit, StoredGame, utcnow
 from app.table.audience import Audience
 from app.table.bots import BotSeats
 from app.table.chat import Feed
 from app.table.clock import Clock, plan
-from app.table.live_game import Deadline, LiveGame
+from app.table.live_game import LiveGame
 from app.table.ports import Services
+from app.table.remote import Remote
 from app.table.standin import StandIns
 from app.wire.outbox import Connection
 
@@ -49,6 +49,7 @@ class Room:
         self.standins = StandIns(self)
         self.feed = Feed(self)  # table chat and server notices
         self.audience = Audience(self, self.standins.decorate)  # sockets and the table frame
+        self.remote = Remote(self)  # other processes' commits
 
     def idle(self) -> bool:
         playing = self.game is not None and not self.game.over
@@ -63,6 +64,10 @@ class Room:
                 yield self
         finally:
             self.users -= 1
+            # What other processes committed while it was held (no await until the next
+            # holder runs; locked: this task was cancelled waiting, another holds it).
+            if self.remote.heard and not self.lock.locked() and self.remote.apply_heard() is False:
+                self.hub.sweep_soon()
             self.hub.forget_if_idle(self)
 
     # -- the game --------------------------------------------------------------------------------
@@ -157,7 +162,7 @@ class Room:
             if action_id.startswith(BOT_ID_PREFIX) and seat not in self.bots.bots:
                 # A stand-in whose person took the seat back while it was deciding.
                 raise ServiceError(Code.CONFLICT, "no bot plays for this seat any more")
-            for _attempt in range(3):
+            for attempt in range(3):
                 ack = await self._try_apply(
                     game, seat, action, action_id, by_server, started, timed_out
                 )
@@ -166,7 +171,7 @@ class Room:
                 # Another process committed this version first: catch up and validate again.
                 self.hub.metrics.conflicts.inc()
                 try:
-                    await self.catch_up()
+                    await self.remote.after_conflict(first=attempt == 0)
                 except StoreError:
                     self._mark_stale(game)
                     raise unavailable() from None
@@ -219,7 +224,6 @@ class Room:
         over = engine.is_over(new_state)
         now = utcnow()
         deadline = None if over else plan(game, new_state, version, now.timestamp())
-        game.committing = version
         commit_started = time.perf_counter()
         try:
             await self.hub.store.commit(
@@ -261,8 +265,6 @@ class Room:
                 Code.UNAVAILABLE,
                 "the database did not answer; send the action again with the same action_id",
             ) from None
-        finally:  # no longer writing: a notification of this version is another process's
-            game.committing = -1
         self.hub.metrics.committed(
             table_id=self.table_id,
             seat=seat,
@@ -278,7 +280,7 @@ class Room:
         game.deadline = deadline
         game.events.append(events)
         game.action_ids[action_id] = (seat, version)
-        self._moved_on(was_over=False)
+        self.moved_on(was_over=False)
         return AckOut(action_id=action_id, version=version)
 
     def _mark_stale(self, game: LiveGame) -> None:
@@ -286,7 +288,8 @@ class Room:
         game.stale = True
         self.hub.sweep_soon()
 
-    def _moved_on(self, *, was_over: bool) -> None:
+    def moved_on(self, *, was_over: bool) -> None:
+        """The game has a new version (here or replayed): time it, show it, wake the bots."""
         assert self.game is not None
         self.clock.arm()
         self.audience.publish()
@@ -297,64 +300,7 @@ class Room:
     async def catch_up(self) -> None:
         """Another process moved the game on: read what it committed and push it. Call with
         the lock held."""
-        game = self.game
-        if game is None:
-            if await self.load() is not None:
-                self.audience.refresh_table()
-                self.audience.publish()
-            return
-        rows = await self.hub.store.since(game.id, game.version)
-        await self._replay(rows)
-
-    async def apply_remote(self, version: int, carried: Carried) -> None:
-        """Another process committed `version` and its notification carried the action (and
-        the deadline stored with it): replay it without reading it back, or read what is
-        missing when it does not follow this room's version. Call with the lock held."""
-        game = self.game
-        if game is None or version != game.version + 1:
-            await self.catch_up()
-            return
-        at, key = carried.deadline_at, carried.deadline_key
-        await self._replay(
-            [(version, carried.seat, carried.action_id, carried.action, carried.events)],
-            deadline=Deadline(key, at) if at is not None and key is not None else None,
-        )
-
-    async def _replay(
-        self,
-        rows: list[tuple[int, int, str, engine.Action, list[dict[str, Any]]]],
-        deadline: Deadline | str | None = "read",
-    ) -> None:
-        """Apply actions another process committed; `deadline`: the one stored with the last
-        of them, or "read" to read it from the game row."""
-        game = self.game
-        assert game is not None
-        if not rows:
-            return
-        if [v for v, *_ in rows] != list(range(game.version + 1, game.version + 1 + len(rows))):
-            log.error("game %s: the action log does not continue version %s", game.id, game.version)
-            return
-        was_over = game.over
-        state = game.state
-        try:
-            for v, seat, action_id, action, events in rows:
-                state, _events = engine.apply(state, seat, action)
-                game.events.append(events)
-                game.action_ids[action_id] = (seat, v)
-        except engine.IllegalAction:
-            # Cannot happen with one engine version everywhere; reload rather than diverge.
-            log.exception("game %s: replaying another process's actions failed", game.id)
-            self.game = None
-            await self.load()
-            self.audience.publish()
-            return
-        game.state, game.version = state, rows[-1][0]
-        game.over = engine.is_over(state)
-        if isinstance(deadline, str):
-            await self.clock.caught_up()
-        else:
-            game.deadline = deadline
-        self._moved_on(was_over=was_over)
+        await self.remote.catch_up()
 
     # -- sockets (the audience's; under the room's lock, with the game) -------------------------
 

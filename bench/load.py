@@ -99,7 +99,12 @@ from bench.common import (
 now = time.perf_counter
 
 # Counters of the servers' /metrics read at both ends of the window (summed over the processes).
-COUNTERS = ("dragonstones_version_conflicts_total", "dragonstones_notifications_received_total")
+COUNTERS = (
+    "dragonstones_version_conflicts_total",
+    "dragonstones_notifications_received_total",
+    'dragonstones_remote_versions_total{how="notification"}',
+    'dragonstones_remote_versions_total{how="database"}',
+)
 
 
 async def counters(servers: list[dict[str, Any]]) -> dict[str, float]:
@@ -848,6 +853,8 @@ class Client:
             "syncs": STATS.syncs,
             "version_conflicts": counted1[COUNTERS[0]] - counted0[COUNTERS[0]],
             "notifications_received": counted1[COUNTERS[1]] - counted0[COUNTERS[1]],
+            "remote_from_notification": counted1[COUNTERS[2]] - counted0[COUNTERS[2]],
+            "remote_from_database": counted1[COUNTERS[3]] - counted0[COUNTERS[3]],
         }
 
 
@@ -1039,6 +1046,11 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         f"  version conflicts:       {f['version_conflicts']:.0f} in the window; notifications "
         f"received {f['notifications_received']:.0f} (all processes)"
     )
+    if args.processes > 1:
+        print(
+            f"  other processes' versions: {f['remote_from_notification']:.0f} applied from "
+            f"their notification, {f['remote_from_database']:.0f} read back"
+        )
     if args.processes > 1:
         print(
             f"  cross-process delivery:  p50 {ms(f['cross_p50'])}, p99 {ms(f['cross_p99'])} "

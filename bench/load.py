@@ -2,7 +2,8 @@
 the same run.
 
     .venv/bin/python bench/load.py [--games 50] [--players 4] [--seconds 20] [--processes 1]
-        [--pace SECONDS] [--handshakes TABLES [--handshake-rounds ROUNDS]] [--deltas]
+        [--pace SECONDS] [--handshakes TABLES [--handshake-rounds ROUNDS] [--handshake-watched]]
+        [--deltas]
         [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--json]
 
 Creates its own Postgres schema (dropped at the end, also after Ctrl-C or an error), measures the
@@ -34,8 +35,10 @@ With `--handshakes TABLES`, before the games: TABLES tables of `--players` seate
 started) are made through the lobby, the server left idle for a moment, then every seat's socket
 connects at once; the server's CPU seconds from the first connect until every socket has its
 `table` frame, divided by the sockets, is the CPU per handshake (printed with the wall time). The
-sockets are closed and connect at once again (a reconnect storm: rooms already in memory), then
-closed. `--games 0` runs only this. With `--handshake-rounds ROUNDS` too, as many tables again
+sockets are closed and connect at once again (a reconnect storm; the rooms of these tables, not
+started, are dropped once their last socket closes, unless `--handshake-watched` keeps a
+spectator socket open at each table: then the rooms and the tables' rows stay in memory), then
+closed. Each storm starts once the server is quiet again (under 5% of a core for a second). `--games 0` runs only this. With `--handshake-rounds ROUNDS` too, as many tables again
 whose seated people are signed-in players (each made by `GET /api/me`, its seat linked to it, its
 socket sending the player's cookie, as a browser does), a first storm of each kind, then ROUNDS
 rounds of a storm of each kind back to back (the order swapped every round); each round and the
@@ -630,8 +633,9 @@ class Client:
         rounds = self.cfg.get("handshake_rounds", 0)
         guests = await self.seat_tables(0, tables, signed=False)
         if not rounds:
-            first = await self.storm(guests)
-            again = await self.storm(guests)
+            async with self.watched(guests):
+                first = await self.storm(guests)
+                again = await self.storm(guests)
             return {"tables": tables, "first": first, "again": again}
         signed = await self.seat_tables(tables, tables, signed=True)
         out: dict[str, Any] = {"tables": tables, "rounds": rounds}
@@ -645,6 +649,27 @@ class Client:
                 again[kind].append(await self.storm(seats))
         out["again"] = again
         return out
+
+    @contextlib.asynccontextmanager
+    async def watched(self, seats: list[tuple[int, str, str, str | None]]) -> Any:
+        """--handshake-watched: one spectator socket open at each table meanwhile."""
+        from websockets.asyncio.client import connect
+
+        sockets: list[Any] = []
+        if self.cfg.get("handshake_watched"):
+            for n, table_id in sorted({(n, t) for n, t, _, _ in seats}):
+                server = self.servers[n % len(self.servers)]
+                ws = await connect(
+                    f"{server['ws']}/ws/tables/{table_id}", max_size=2**22,
+                    local_addr=(source_address(n), 0),
+                )  # fmt: skip
+                while json.loads(await ws.recv()).get("type") != "table":
+                    pass
+                sockets.append(ws)
+        try:
+            yield
+        finally:
+            await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
     async def seat_tables(
         self, base: int, tables: int, signed: bool
@@ -714,6 +739,13 @@ class Client:
                     await asyncio.sleep(1.0)
             raise RuntimeError("a handshake was refused 30 times")
 
+        # What the previous storm set off (its departures, collections) must not be counted:
+        # wait until the server is quiet (under 5% of a core for a second), 60 s at most.
+        for _ in range(120):
+            c0, t0 = cpu_seconds(pids), now()
+            await asyncio.sleep(1.0)
+            if (cpu_seconds(pids) - c0) / (now() - t0) < 0.05:
+                break
         c0, t0 = cpu_seconds(pids), now()
         await asyncio.sleep(2.0)
         idle = (cpu_seconds(pids) - c0) / (now() - t0)
@@ -1186,6 +1218,7 @@ def bench(args: argparse.Namespace) -> int:
             "pace": args.pace,
             "handshake_tables": args.handshakes,
             "handshake_rounds": args.handshake_rounds,
+            "handshake_watched": args.handshake_watched,
             "deltas": args.deltas,
             "spectators": spectators(args),
         }
@@ -1293,6 +1326,13 @@ def main() -> int:
         metavar="TABLES",
         help="first connect the seats of this many unstarted tables at once "
         "and print the server's CPU per handshake (200: 800 sockets)",
+    )
+    parser.add_argument(
+        "--handshake-watched",
+        action="store_true",
+        help="with --handshakes: a spectator socket stays open at every table throughout, so "
+        "that its room (and the table's rows) stays in memory between storms, as at a table "
+        "being played",
     )
     parser.add_argument(
         "--handshake-rounds",

@@ -34,9 +34,10 @@ from app.core.messages import (
 )
 from app.core.metrics import Metrics
 from app.core.schemas import ID_PATTERN
+from app.core.security import hash_token
 from app.edge.ratelimit import client_address
 from app.edge.sockets import admit, refuse
-from app.store.records import Arrival, utcnow
+from app.store.records import Arrival, Noted, utcnow
 from app.table import extra_time
 from app.table.hub import Hub
 from app.table.room import Room
@@ -170,6 +171,10 @@ async def _arrive(hub: Hub, table_id: str, token: str | None) -> Arrival | None:
         if closed:
             raise ServiceError(Code.TABLE_CLOSED, "this table closed: nobody was connected to it")
         return arrival
+    if held is not None and fresh:
+        remembered = await _remembered(hub, held, table_id, token)
+        if remembered is not None:
+            return remembered
     return await hub.arrivals.arrive(
         table_id,
         token,
@@ -182,6 +187,23 @@ async def _arrive(hub: Hub, table_id: str, token: str | None) -> Arrival | None:
         if held is not None and held.feed.last is not None
         else hub.settings.chat_replay_lines,
     )
+
+
+async def _remembered(hub: Hub, room: Room, table_id: str, token: str) -> Arrival | None:
+    """A seat found by its token in the table's rows the room holds (their seats' token hashes),
+    its token checked and its presence written together with the other arrivals of the moment
+    (app.store.arrival_batch): no read of the table, no round trip of its own. None: ask the
+    database alone (the token is unknown here, or no longer holds that seat)."""
+    rows = room.audience.table_rows
+    digest = hash_token(token)
+    seat_id = rows.tokens.get(digest) if rows is not None else None
+    seat = next((s for s in rows.seats if s.id == seat_id), None) if rows and seat_id else None
+    if rows is None or seat is None:
+        return None
+    if not await hub.arrivals.noted(Noted(table_id, seat.id, digest, room.audience.tell())):
+        return None
+    has_game = room.game is not None or rows.game is not None
+    return Arrival(seat.id, seat.seat, seat.name, has_game, None)
 
 
 async def _receive(ws: WebSocket, room: Room, conn: Connection) -> None:

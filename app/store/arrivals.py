@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.errors import Code, ServiceError
 from app.core.security import hash_token
+from app.store.arrival_batch import ArrivalBatch, pg_writer, sqlite_writer
 from app.store.chat import latest_lines
 from app.store.db import Database
 from app.store.errors import mapped
@@ -28,6 +29,7 @@ from app.store.records import (
     Arrival,
     GameRef,
     Line,
+    Noted,
     SeatRec,
     TableRec,
     TableRows,
@@ -107,6 +109,7 @@ def _rows(record: Any, read_at: float) -> TableRows | None:
         seats=[record_of(SeatRec, _stamped(s)) for s in seats],
         game=record_of(GameRef, orjson.loads(game)) if game else None,
         read_at=read_at,
+        tokens={s["token_hash"]: s["id"] for s in seats if s.get("token_hash")},
     )
 
 
@@ -136,6 +139,10 @@ class PgArrivals:
     def __init__(self, pool: PgPool, channel: str) -> None:
         self.pool = pool
         self.channel = channel  # the NOTIFY channel of this database schema
+        self.batch = ArrivalBatch(pg_writer(pool, channel))
+
+    async def noted(self, noted: Noted) -> bool:
+        return await self.batch.note(noted)
 
     async def arrive(
         self,
@@ -189,6 +196,10 @@ class SqliteArrivals:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.batch = ArrivalBatch(sqlite_writer(db))
+
+    async def noted(self, noted: Noted) -> bool:
+        return await self.batch.note(noted)
 
     async def arrive(
         self,
@@ -248,11 +259,13 @@ class SqliteArrivals:
         )
         rows = None
         if want_table:
+            seats = await seat_rows(session, table_id)
             rows = TableRows(
                 record_of(TableRec, await table_row(session, table_id)),
-                [record_of(SeatRec, s) for s in await seat_rows(session, table_id)],
+                [record_of(SeatRec, s) for s in seats],
                 GameRef(game.id, game.winner) if game is not None else None,
                 read_at,
+                {s.token_hash: s.id for s in seats if s.token_hash},
             )
         return Arrival(
             seat.id if seat else None,

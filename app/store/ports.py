@@ -20,7 +20,7 @@ from app.core.errors import StoreConflict
 from app.store.lobby_ports import QueueStore, ReadModel, TableStore
 from app.store.player_ports import HistoryStore, LeagueStore, PlayerStore
 from app.store.push_ports import PushStore
-from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, StoredGame
+from app.store.records import CHANNELS, Arrival, Carried, Commit, Line, Noted, StoredGame
 
 # (table_id, version or None for a lobby change, the action when the notification carries it)
 Handler = Callable[[str, int | None, Carried | None], None]
@@ -117,6 +117,12 @@ class Arrivals(Protocol):
 
     async def look(self, table_id: str, read_at: float) -> Arrival:
         """A spectator's socket arrives: the table's rows (a `ServiceError` not_found)."""
+        ...
+
+    async def noted(self, noted: Noted) -> bool:
+        """A seat's socket arrives whose seat the room found by its token in memory: written as
+        `arrive` writes it, where the seat still holds that token, with the other arrivals
+        noted meanwhile (app.store.arrival_batch); False when not written: ask `arrive`."""
         ...
 
     async def depart(self, table_id: str, seat_id: int, now: datetime, tell: str) -> None:

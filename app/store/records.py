@@ -104,6 +104,20 @@ class TableRows:
     seats: list[SeatRec]
     game: GameRef | None
     read_at: float = 0.0
+    # The people's seats by their tokens' hashes (seat ids), when read with them: a room that
+    # holds the rows finds a socket's seat without the database (app.edge.ws).
+    tokens: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """A seat's arrival found in memory, to check and write (app.store.arrival_batch): its seat
+    row, the token hash it was found by, the bus payload that tells the other processes."""
+
+    table_id: str
+    seat_id: int
+    token_hash: str
+    tell: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ class BotSeats:
         self.seeds: dict[int, int] = {}  # seat -> the bot's seed (a hard bot's decisions use it)
         self.task: asyncio.Task[None] | None = None
         self.event = asyncio.Event()
+        self.stopped = False
 
     def seat(self, bots: list[tuple[int, str | None, str | None]], default_kind: str) -> None:
         """Make the engine's bots for these seats: (seat, kind, seed)."""
@@ -60,8 +61,21 @@ class BotSeats:
         self.event.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._run(), name=f"bots-{game.id}")
+            self.task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """The bots' task ended. It does when the game is over; otherwise (a failure outside a
+        move, a cancellation that was not `stop`'s) nobody would wake the bots again while they
+        are the ones due, and the game would stall: it says so and starts again shortly."""
+        game = self.room.game
+        if self.stopped or self.room.hub.closed or game is None or game.over:
+            return
+        why = "cancelled" if task.cancelled() else repr(task.exception())
+        log.error("bots of table %s stopped mid-game (%s): starting again", self.room.table_id, why)
+        asyncio.get_running_loop().call_later(RETRY_FIRST_SECONDS, self.wake)
 
     async def stop(self) -> None:
+        self.stopped = True
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

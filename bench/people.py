@@ -15,24 +15,12 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bench.common import Lobby, Server, cpu_seconds, decide, percentile
-
-SMALLEST = {
-    "bid": {
-        "type": "bid",
-        "fairy_gold": 0,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    },
-    "tiebreak": {"type": "tiebreak", "silver": 0, "amulet": False},
-}
+from tests.moves import smallest as smallest_move
 
 
 def smallest(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The smallest move: bid nothing, no Silver, the first option."""
-    if "options" in prompt:
-        return {"type": "choose", "option": prompt["options"][0]["id"]}
-    return dict(SMALLEST[prompt["kind"]])
+    """The smallest move (tests/moves.py), as a seat's strategy."""
+    return smallest_move(prompt)
 
 
 def p99_ratio(runs: list[dict[str, Any]]) -> tuple[float | None, float | None]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -45,13 +46,18 @@ class ServerClock:
             return
         await self._sleep(seconds, None)
 
-    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        """Wait for `event`, at most `timeout` seconds of this clock; True if it was set."""
+    async def wait(self, event: asyncio.Event, timeout: float | None) -> bool:
+        """Wait for `event`, at most `timeout` seconds of this clock (None: no limit); True if
+        it was set. A task that waits between timed sleeps waits here: `advance` then sees it
+        asleep again once it is done with what the clock woke it for."""
         if not self.movable:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout=timeout)
+            if timeout is None:
+                await event.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), timeout=timeout)
             return event.is_set()
-        await self._sleep(timeout, event)
+        await self._sleep(math.inf if timeout is None else timeout, event)
         return event.is_set()
 
     async def _sleep(self, seconds: float, event: asyncio.Event | None) -> None:
@@ -68,7 +74,11 @@ class ServerClock:
                 waits.add(setter)
             self._sleepers[woken] = asyncio.current_task()
             try:
-                await asyncio.wait(waits, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    waits,
+                    timeout=None if left == math.inf else left,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
             finally:
                 self._sleepers.pop(woken, None)
                 if setter is not None:

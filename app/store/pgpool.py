@@ -16,6 +16,7 @@ does (connection refused, shutting down).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from typing import Any
 
@@ -36,20 +37,28 @@ class PgPool:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
 
     async def open(self) -> asyncpg.Pool:
         """SQLAlchemy's pool and its greenlet bridge would only add CPU to single statements."""
-        if self._pool is None:
-            dsn, server_settings = self.db.asyncpg_dsn()
-            size = self.db.settings.db_pool_size
-            self._pool = await asyncpg.create_pool(
-                dsn,
-                min_size=min(2, size),
-                max_size=size,
-                server_settings=server_settings,
-                reset=_keep_session,
-            )
-        return self._pool
+        pool = self._pool
+        if pool is not None:
+            return pool
+        # Callers that come while the pool is being made (the first commits, arrivals and the
+        # bus at start) wait for that one: each would otherwise make a pool of its own, and all
+        # but the last would stay open, unused and never closed.
+        async with self._opening:
+            if self._pool is None:
+                dsn, server_settings = self.db.asyncpg_dsn()
+                size = self.db.settings.db_pool_size
+                self._pool = await asyncpg.create_pool(
+                    dsn,
+                    min_size=min(2, size),
+                    max_size=size,
+                    server_settings=server_settings,
+                    reset=_keep_session,
+                )
+            return self._pool
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -10,10 +10,21 @@ import logging
 
 import engine
 import engine.bots
+from app.core.clock import server_clock
 from app.core.errors import Code, ServiceError
 from app.table.ports import Actor
 
 log = logging.getLogger("dragonstones.bots")
+
+# A bot whose move the database did not answer tries again after RETRY_FIRST_SECONDS, twice as
+# long each time after, RETRY_MOST_SECONDS at most: an outage costs a few tries, not a busy loop.
+RETRY_FIRST_SECONDS = 0.2
+RETRY_MOST_SECONDS = 5.0
+
+
+def backoff_seconds(failures: int) -> float:
+    """The wait after this many failed moves in a row (1: the first)."""
+    return float(min(RETRY_MOST_SECONDS, RETRY_FIRST_SECONDS * 2 ** min(failures - 1, 16)))
 
 
 class BotSeats:
@@ -23,6 +34,7 @@ class BotSeats:
         self.seeds: dict[int, int] = {}  # seat -> the bot's seed (a hard bot's decisions use it)
         self.task: asyncio.Task[None] | None = None
         self.event = asyncio.Event()
+        self.stopped = False
 
     def seat(self, bots: list[tuple[int, str | None, str | None]], default_kind: str) -> None:
         """Make the engine's bots for these seats: (seat, kind, seed)."""
@@ -49,8 +61,21 @@ class BotSeats:
         self.event.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._run(), name=f"bots-{game.id}")
+            self.task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """The bots' task ended. It does when the game is over; otherwise (a failure outside a
+        move, a cancellation that was not `stop`'s) nobody would wake the bots again while they
+        are the ones due, and the game would stall: it says so and starts again shortly."""
+        game = self.room.game
+        if self.stopped or self.room.hub.closed or game is None or game.over:
+            return
+        why = "cancelled" if task.cancelled() else repr(task.exception())
+        log.error("bots of table %s stopped mid-game (%s): starting again", self.room.table_id, why)
+        asyncio.get_running_loop().call_later(RETRY_FIRST_SECONDS, self.wake)
 
     async def stop(self) -> None:
+        self.stopped = True
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -63,35 +88,46 @@ class BotSeats:
         return [p["seat"] for p in engine.prompts(game.state, seat=None) if p["seat"] in self.bots]
 
     async def _run(self) -> None:
-        failures = 0
+        failures = 0  # moves in a row the database did not answer (or that failed)
         delay = self.room.hub.settings.bot_delay_seconds
         while not self.room.hub.closed:
-            await self.event.wait()
+            # On the server's clock, as the backoff below: a test that moves the clock sees
+            # this task asleep again once the moves it woke it for are played.
+            await server_clock.wait(self.event, None)
             self.event.clear()
             while not self.room.hub.closed and (seats := self._due()):
                 if delay > 0:
                     await asyncio.sleep(delay)
                 try:
-                    await self._move(seats[0])
-                    failures = 0
+                    answered = await self._move(seats[0])
                 except Exception:
-                    failures += 1
+                    answered = False
                     log.exception(
                         "bot move failed in table %s (seat %s)", self.room.table_id, seats[0]
                     )
-                    await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+                if answered:
+                    failures = 0
+                    continue
+                # The store did not answer (an outage), or the move failed: wait before the
+                # next try rather than spin, longer each time; a change of the game (the room
+                # caught up once the database is back) ends the wait at once.
+                failures += 1
+                self.event.clear()
+                await server_clock.wait(self.event, backoff_seconds(failures))
             game = self.room.game
             if game is None or game.over:
                 return
 
-    async def _move(self, seat: int) -> None:
+    async def _move(self, seat: int) -> bool:
+        """Decide and play the seat's prompt. False when the database did not answer: the
+        caller waits before it tries again."""
         game = self.room.game
         assert game is not None
         state, version = game.state, game.version
         prompt = next((p for p in engine.prompts(state, seat=seat) if p["seat"] == seat), None)
         bot = self.bots.get(seat)
         if prompt is None or bot is None:  # answered, or the seat's person took it back
-            return
+            return True
         try:
             if bot.kind == "hard":
                 # A search: in the worker processes, so that this loop serves the other games.
@@ -115,8 +151,10 @@ class BotSeats:
         try:
             await self.room.submit(seat=seat, action=action, action_id=action_id, by_server=True)
         except ServiceError as exc:
-            if exc.code in (Code.CONFLICT, Code.UNAVAILABLE) or game.version != version:
-                return  # the game moved on, or will be reloaded: decide again
+            if exc.code == Code.UNAVAILABLE:
+                return False  # the room reads the game again once the database answers
+            if exc.code == Code.CONFLICT or game.version != version:
+                return True  # the game moved on: decide again
             # A bot that picks an illegal action is an engine bug; keep the game going with the
             # first legal action rather than stalling the table.
             legal = engine.legal_actions(state, seat)
@@ -127,3 +165,4 @@ class BotSeats:
                 await self.room.submit(
                     seat=seat, action=legal[0], action_id=f"{action_id}-fallback", by_server=True
                 )
+        return True

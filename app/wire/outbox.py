@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from websockets.frames import Close, Frame, Opcode
 
 from app.wire.codes import CLOSE_TRY_AGAIN
@@ -154,9 +154,18 @@ class Connection:
                         await self.ws.send_text(frame)
                 self.sending_since = None
                 self.sent_frames += len(frames)
-        except Exception:  # the peer went away mid-send: the reader notices and cleans up
+        except (OSError, RuntimeError, WebSocketDisconnect):
+            # The peer went away mid-send (or the socket is closing): the reader notices.
             self.closing = True
             self.queue.clear()
+        except Exception:
+            # Anything else (a frame that failed to render) would leave the socket open with
+            # nothing ever sent again, the client waiting forever: it is closed instead, and
+            # the client reconnects with its last version.
+            log.exception("socket of table %s: its writer failed", self.table_id)
+            self.closing = True
+            self.queue.clear()
+            self._give_up(CLOSE_TRY_AGAIN, "server error; reconnect with your last version")
 
     def stuck(self, now: float) -> bool:
         """Close this socket if one frame has waited for the client longer than send_timeout

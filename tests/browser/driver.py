@@ -14,19 +14,9 @@ from typing import Any
 from websockets.sync.client import connect
 
 from tests.browser.conftest import Server
+from tests.moves import smallest
 
 State = dict[str, Any]
-
-SMALLEST = {
-    "bid": {
-        "type": "bid",
-        "fairy_gold": 0,
-        "common_gold": 0,
-        "amulet": False,
-        "black_magic": False,
-    },
-    "tiebreak": {"type": "tiebreak", "silver": 0, "amulet": False},
-}
 
 
 def seat_of(page: Any, table_id: str) -> dict[str, Any]:
@@ -83,15 +73,10 @@ class SeatDriver:
                 return self.state
             prompt = self.my_prompt() if self.pending is None else None
             if prompt is not None:
-                if prompt["kind"] == "choose":
-                    action: dict[str, Any] = {
-                        "type": "choose",
-                        "option": prompt["options"][0]["id"],
-                    }
-                elif prompt["kind"] == "bid" and bid is not None:
+                if prompt["kind"] == "bid" and bid is not None:
                     action = bid(prompt)
                 else:
-                    action = dict(SMALLEST[prompt["kind"]])
+                    action = smallest(prompt)
                 self.count += 1
                 self.pending = f"drv-{self.count}-{time.monotonic_ns()}"[:64]
                 self.ws.send(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ConsoleWatch, NewPage, Server
+from tests.browser.conftest import HAVE_PLAYWRIGHT, ConsoleWatch, NewPage, Server
 from tests.browser.helpers import (
     advance_clock,
     create_table,
@@ -16,6 +16,9 @@ from tests.browser.helpers import (
     expect,
     join_by_invite,
 )
+
+if HAVE_PLAYWRIGHT:
+    from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.browser
 
@@ -149,3 +152,59 @@ def test_a_public_game_being_played_is_listed_to_watch(server: Server, new_page:
     expect(visitor.locator("#log li").first).to_have_attribute("data-notice", "joined")
     expect(visitor.locator("#log li:not(.notice)").first).to_contain_text("Turn 1: this turn")
     expect(visitor.locator("#log li:not(.notice)").nth(1)).to_contain_text("Witch")
+
+
+def _open_without_catalogue(page: Page, url: str) -> tuple[list[Route], list[str]]:
+    """Open `url` with the card catalogue (GET /api/cards) held back: the page's modules wait
+    for it before they listen. The routes held, and the page's navigations."""
+    held: list[Route] = []
+    navigations: list[str] = []
+    # On the context: the pages' service worker (static/sw.js) fetches the catalogue too.
+    page.context.route("**/api/cards", lambda route: held.append(route))
+    page.on("request", lambda r: navigations.append(r.url) if r.is_navigation_request() else None)
+    with page.expect_request("**/api/cards"):
+        page.goto(url)
+    return held, navigations
+
+
+def _release(page: Page, held: list[Route]) -> None:
+    for route in held:
+        route.continue_()
+    page.context.unroute("**/api/cards")
+
+
+def test_the_lobby_and_join_buttons_wait_for_their_handlers(
+    server: Server, new_page: NewPage
+) -> None:
+    """Until the pages' modules listen (they wait for the card catalogue) the create, quick-play
+    and join buttons are disabled: neither a click nor Enter submits a form natively, which
+    reloaded the page and lost the name typed."""
+    alice = new_page("alice")
+    held, navigations = _open_without_catalogue(alice, server.url + "/")
+    name, create = alice.get_by_label("Your name"), alice.locator("#create-button")
+    expect(create).to_be_disabled()
+    expect(alice.locator("#quick-play")).to_be_disabled()
+    name.fill("Alice")
+    create.click(force=True)  # past Playwright's own wait for an enabled button
+    name.press("Enter")
+    _release(alice, held)
+    expect(create).to_be_enabled()
+    expect(alice.locator("#quick-play")).to_be_enabled()
+    expect(name).to_have_value("Alice")
+    # A native submit would have loaded the page again (with the name in its address).
+    assert navigations == [server.url + "/"] and alice.url == server.url + "/", navigations
+    create.click()
+    expect(alice.locator("#waiting-view")).to_be_visible()
+
+    # The join form of an invite shows once the page's modules run, its button enabled then.
+    bob = new_page("bob")
+    held, navigations = _open_without_catalogue(bob, alice.input_value("#invite-link"))
+    expect(bob.locator("#join-button")).to_be_disabled()
+    expect(bob.locator("#join-view")).to_be_hidden()
+    _release(bob, held)
+    expect(bob.locator("#join-button")).to_be_enabled()
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-button")
+    expect(bob.locator("#waiting-view")).to_be_visible()
+    expect(alice.locator("#waiting-seats li:not(.empty)")).to_have_count(2)
+    assert len(navigations) == 1, navigations

@@ -117,7 +117,9 @@ async def _bot_game(server: ServerProcess, http: httpx.AsyncClient) -> SeatClien
     return client
 
 
-async def _play_on(client: SeatClient, after: asyncio.Event, timeout: float = 120.0) -> int:
+async def _play_on(
+    client: SeatClient, after: asyncio.Event, server: ServerProcess, timeout: float = 120.0
+) -> int:
     """Play the seat as `play_until_over` does until, once `after` is set (the bad input is
     over), the game has moved MORE_VERSIONS on with an action of this seat's answered among
     them, or ended: the other game plays on. Returns the version it was at when `after` was set."""
@@ -143,7 +145,7 @@ async def _play_on(client: SeatClient, after: asyncio.Event, timeout: float = 12
             raise TimeoutError(
                 f"seat {client.seat}: stuck at version {client.version}, pending {client.pending},"
                 f" my prompt {client.my_prompt()}, prompts {client.prompts}, last frames {last},"
-                f" errors {client.errors[-3:]}"
+                f" errors {client.errors[-3:]}; the server's log ends:\n{server.log()[-4000:]}"
             )
         await client.maybe_act()
 
@@ -171,7 +173,7 @@ async def test_bad_frames_get_clear_errors_and_change_nothing(
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         other_game = await _bot_game(server, http)
         bad_input_over = asyncio.Event()
-        playing = asyncio.create_task(_play_on(other_game, bad_input_over))
+        playing = asyncio.create_task(_play_on(other_game, bad_input_over, server))
 
         table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
@@ -241,7 +243,7 @@ async def test_a_flood_closes_the_socket_with_1008_and_others_play_on(
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         other_game = await _bot_game(server, http)
         bad_input_over = asyncio.Event()
-        playing = asyncio.create_task(_play_on(other_game, bad_input_over))
+        playing = asyncio.create_task(_play_on(other_game, bad_input_over, server))
         table_id, seats = await _started_table(http)
         ann = SeatClient(server.ws, table_id, seats[0].token, seats[0].seat)
         await ann.connect()

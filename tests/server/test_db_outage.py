@@ -8,21 +8,26 @@ The database is a private throwaway cluster (`private_pg`), never the machine's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from app.table.bots import backoff_seconds
 from tests.server.conftest import PrivatePostgres
 from tests.server.harness import (
     RETRY_CODES,
     Database,
     SeatClient,
     ServerProcess,
+    add_bots,
+    advance,
     bearer,
     bot_strategy,
     chain_break,
@@ -33,6 +38,7 @@ from tests.server.harness import (
     retry_if_asked,
     start,
     stop_tasks,
+    until,
 )
 
 # Runs alone, after the parallel tests (scripts/test.sh): a private Postgres stopped for a timed outage.
@@ -237,3 +243,76 @@ async def test_postgres_stops_and_starts_mid_game_unavailable_meanwhile_nothing_
         f"{outage['in_flight']}, {outage['unavailable']} unavailable; {last} versions in "
         f"{played:.1f} s"
     )
+
+
+def _bot_refusals(server: ServerProcess, table_id: str) -> int:
+    """The `unavailable` refusals of the bots' moves at this table (seats 1 and 2), as the
+    server logged them (its test settings log every refusal)."""
+    return sum(
+        "refused code=unavailable" in line
+        and f"table={table_id}" in line
+        and ("seat=1" in line.split() or "seat=2" in line.split())
+        for line in server.log().splitlines()
+    )
+
+
+def _most_tries(seconds: float) -> int:
+    """The most moves a bot may try in `seconds` of an outage: one at once, then one after each
+    backoff wait (a busy machine only makes them fewer)."""
+    tries, waited = 1, 0.0
+    while waited + backoff_seconds(tries) <= seconds:
+        waited += backoff_seconds(tries)
+        tries += 1
+    return tries
+
+
+async def _commit_waiting(conn: Any) -> bool:
+    """A commit of the server waits for the test's lock on `actions`."""
+    waiting = await conn.fetchval(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        " AND query ILIKE '%INSERT INTO actions%'"
+    )
+    return bool(waiting)
+
+
+async def test_bots_wait_for_the_database_instead_of_trying_without_pause(
+    private_pg: PrivatePostgres, server_factory: Any
+) -> None:
+    """Bots due while the database does not answer try again after a wait that grows, on the
+    server's clock: a few tries in an outage, not a loop of hundreds a second."""
+    server: ServerProcess = server_factory(Database(url=private_pg.url), TEST_CLOCK="0")
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id = await create_table(http, 3, public=False, timed=False)
+        person = await join(http, table_id, "Ann")
+        await add_bots(http, person, 2, "random")
+        ann = SeatClient(server.ws, table_id, person.token, person.seat)
+        await ann.connect()
+        try:
+            # Commits wait behind the test's lock (reads do not): the bots' first bid is under
+            # way when the database stops, and the bots (which never wait between moves in the
+            # tests) are due all through the outage.
+            lock = await asyncpg.connect(private_pg.url.replace("+asyncpg", ""))
+            try:
+                await lock.execute("BEGIN; LOCK TABLE actions IN EXCLUSIVE MODE")
+                await start(http, person)
+                await until(lambda: _commit_waiting(lock), what="a bot's commit waiting")
+                began = time.monotonic()  # before the bots' first refusal
+                await asyncio.to_thread(private_pg.stop, "fast")
+            finally:
+                with contextlib.suppress(Exception):
+                    await lock.close(timeout=2)
+            await asyncio.sleep(DOWN_SECONDS)
+            tries = _bot_refusals(server, table_id)
+            seconds = time.monotonic() - began
+            await asyncio.to_thread(private_pg.start)
+
+            assert tries >= 1, server.log()[-3000:]
+            # Without a pause between tries the bots tried hundreds of times in this outage.
+            assert tries <= _most_tries(seconds) + 1, (tries, seconds)
+            # The database is back: the bots' next try (its wait passed on the server's clock)
+            # finds the game as the database holds it and plays on, both bids.
+            await advance(http, 60)
+            state = await ann.wait_for(lambda m: m["type"] == "state" and m["version"] >= 2, 60)
+            assert state["version"] == 2 and ann.my_prompt() is not None
+        finally:
+            await ann.close()

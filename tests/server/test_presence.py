@@ -26,6 +26,11 @@ from tests.server.harness import (
 FAST = {"PRESENCE_HEARTBEAT_SECONDS": "1"}
 # The tests that wait for heartbeats or idle tables move the servers' clocks instead.
 MOVABLE = {**FAST, "TEST_CLOCK": "0"}
+# A seat goes stale after 3 heartbeats of the clock, which also runs in real time: a long
+# heartbeat keeps a busy machine's real seconds from making anyone stale before the test
+# moves the clock itself.
+HEARTBEAT = 30.0
+SLOW_MOVABLE = {"PRESENCE_HEARTBEAT_SECONDS": str(int(HEARTBEAT)), "TEST_CLOCK": "0"}
 
 
 async def _table(http: httpx.AsyncClient, table_id: str) -> dict[str, Any]:
@@ -114,8 +119,8 @@ async def test_presence_is_seen_by_a_second_process(
 
 
 async def test_a_crashed_process_seats_go_away(database: Database, server_factory: Any) -> None:
-    one: ServerProcess = server_factory(database, **MOVABLE)
-    two: ServerProcess = server_factory(database, **MOVABLE)
+    one: ServerProcess = server_factory(database, **SLOW_MOVABLE)
+    two: ServerProcess = server_factory(database, **SLOW_MOVABLE)
     async with (
         httpx.AsyncClient(base_url=one.http, timeout=20) as http1,
         httpx.AsyncClient(base_url=two.http, timeout=20) as http,
@@ -129,12 +134,12 @@ async def test_a_crashed_process_seats_go_away(database: Database, server_factor
         # Still online after longer than a seat takes to go stale (3 heartbeats): the first
         # process refreshes her when its clock moves (the second's then finds her fresh; had
         # the first not written, the second's heartbeat would write her away).
-        await advance(http1, 3.5)
-        await advance(http, 3.5)
+        await advance(http1, 3.5 * HEARTBEAT)
+        await advance(http, 3.5 * HEARTBEAT)
         assert (await _table(http, table_id))["online"] == 1
         one.kill()
         # Past 3 heartbeats after the first process's last one.
-        await advance(http, 5)
+        await advance(http, 5 * HEARTBEAT)
 
         async def gone() -> bool:
             t = await _table(http, table_id)

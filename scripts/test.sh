@@ -3,8 +3,8 @@
 # lint-imports (the layers of app/, written in pyproject.toml), pytest. Arguments pass through to
 # pytest, which then runs just that, in one process: bash scripts/test.sh tests/engine -q
 # Without arguments the suite runs in three parts: the independent tests on every core
-# (pytest-xdist, PYTEST_WORKERS to override), then the `serial` ones alone, then the `docker`
-# (deploy) ones, side by side. Each part prints its slowest tests; the end, the time of each
+# (pytest-xdist, PYTEST_WORKERS to override) with the `docker` (deploy) ones beside them, then
+# the `serial` ones alone. Each part prints its slowest tests; the end, the time of each
 # stage, the time of each folder and the slowest tests of the whole run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,11 +39,19 @@ part() {
 }
 
 failed=0
+# The deploy tests side by side, and beside the parallel part: each waits on its own containers
+# (the image's build, health checks, Postgres's start) far more than it computes, and each has
+# its own compose project, port and image tag. Their output is shown once the serial part is
+# over; they are done by then (about 90 s against the parallel part's several minutes), so the
+# `serial` tests, which measure time, still run alone.
+deploy_log=$(mktemp "${TMPDIR:-/tmp}/dragonstones-deploy.XXXXXX")
+stage "deploy: docker compose (beside)" part deploy -n "$workers" -m docker >"$deploy_log" 2>&1 &
+deploy=$!
 stage "tests: parallel ($workers workers)" \
     part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
+# (should the deploy tests still run, the serial ones wait for them: they need the machine)
+wait "$deploy" || failed=1
+cat "$deploy_log" && rm -f "$deploy_log"
 stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
-# The deploy tests side by side: each waits on its own containers (health checks, Postgres's
-# start) far more than it computes, and each has its own compose project, port and image tag.
-stage "deploy: docker compose" part deploy -n "$workers" -m docker || failed=1
 .venv/bin/python scripts/test_times.py "$reports"/*.xml || true
 exit "$failed"

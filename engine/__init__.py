@@ -10,6 +10,7 @@
     engine.legal_actions(state, seat)     # every action that seat may send now
     state2, events = engine.apply(state, seat, action)
     engine.view(state, seat)              # what that seat may know (None: public)
+    engine.own(state, seat)               # its "me" alone: view(state, None) with it is view(state, seat)
     engine.winner(state)
     engine.dumps(state) / engine.loads(text)
     engine.sample_world(view, seat, rng)  # a full state drawn from what that seat sees
@@ -39,7 +40,7 @@ from .prompts import (
 from .sample import sample_world
 from .serialize import dumps, loads
 from .state import GameState
-from .view import view, visible_events
+from .view import own, view, visible_events
 
 State = GameState
 
@@ -77,6 +78,7 @@ __all__ = [
     "legal_actions",
     "loads",
     "new_game",
+    "own",
     "prompts",
     "render_event",
     "replay",

@@ -121,11 +121,20 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         # JavaScript's numbers would round them.
         "seed": str(st.seed) if over else None,
     }
+    if seat is not None:
+        out["me"] = own(st, seat)
+    return out
+
+
+def own(st: GameState, seat: int | None) -> dict[str, Any] | None:
+    """The "me" of `view(st, seat)`: what only that seat may know (None for a spectator or a
+    seat not in the game). `view(st, seat)` is `{**view(st, None), "me": own(st, seat)}`, so a
+    server that sends every seat a view builds the public part once and this per seat."""
     if seat is not None and 0 <= seat < len(st.players):
         p = st.players[seat]
         bid = st.sealed.get(seat)
         tiebid = st.sealed_tiebreak.get(seat)
-        out["me"] = {
+        return {
             "seat": seat,
             "coins": {
                 "fairy_gold": p.fairy_gold,
@@ -147,7 +156,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
             if tiebid is None
             else {"silver": tiebid.silver, "amulet": tiebid.amulet},
         }
-    return out
+    return None
 
 
 def visible_events(events: list[dict[str, object]], seat: int | None) -> list[dict[str, object]]:

@@ -21,7 +21,7 @@ import engine
 from app.core.clock import server_clock
 from app.core.errors import ServiceError, StoreError
 from app.table import extra_time
-from app.table.live_game import Deadline, LiveGame
+from app.table.live_game import Deadline, LiveGame, public_view
 from app.table.ports import Actor
 
 if TYPE_CHECKING:
@@ -36,13 +36,13 @@ RETRY_CODES = ("unavailable", "conflict")
 RETRY_SECONDS = 1.0
 
 
-def _round(state: engine.State) -> tuple[str, Any, Any, frozenset[int]] | None:
-    """The open prompt's kind, identity and the seats it asks (None: nobody is asked)."""
-    prompts = engine.prompts(state, seat=None)
+def _round(view: dict[str, Any]) -> tuple[str, Any, Any, frozenset[int]] | None:
+    """The open prompt's kind, identity and the seats it asks (None: nobody is asked), from the
+    public view: its "awaiting" is the public list of prompts (engine.prompts(state, None))."""
+    prompts = view["awaiting"]
     if not prompts:
         return None
     kind = "choose" if any(p["kind"] == "choose" for p in prompts) else prompts[0]["kind"]
-    view = engine.view(state, None)
     auction = view.get("auction") or {}
     ident = (view.get("turn"), auction.get("number"), prompts[0].get("character"))
     return kind, ident, view.get("phase"), frozenset(p["seat"] for p in prompts)
@@ -50,9 +50,19 @@ def _round(state: engine.State) -> tuple[str, Any, Any, frozenset[int]] | None:
 
 def plan(game: LiveGame, new_state: engine.State, version: int, now: float) -> Deadline | None:
     """The deadline of the prompt open after `new_state` (reached at `version`): the current one
-    while the same sealed round goes on, a new one when an action opens a timed prompt."""
+    while the same sealed round goes on, a new one when an action opens a timed prompt. The
+    public views are the game's shared ones (live_game.public_view): the new one is the view
+    every frame of that version starts from, the old one was the last version's."""
+    if not (game.turn_seconds or game.choose_seconds):
+        return None
     return _plan(
-        game.turn_seconds, game.choose_seconds, game.state, game.deadline, new_state, version, now
+        game.turn_seconds,
+        game.choose_seconds,
+        public_view(game, game.state, game.version) if game.deadline is not None else None,
+        game.deadline,
+        public_view(game, new_state, version),
+        version,
+        now,
     )
 
 
@@ -60,28 +70,28 @@ def first_deadline(
     state: engine.State, turn_seconds: int | None, choose_seconds: int | None, now: float
 ) -> Deadline | None:
     """The deadline of a game's opening prompt (stored with the game at the start)."""
-    return _plan(turn_seconds, choose_seconds, None, None, state, 0, now)
+    return _plan(turn_seconds, choose_seconds, None, None, engine.view(state, None), 0, now)
 
 
 def _plan(
     turn_seconds: int | None,
     choose_seconds: int | None,
-    old_state: engine.State | None,
+    old_view: dict[str, Any] | None,
     old_deadline: Deadline | None,
-    new_state: engine.State,
+    new_view: dict[str, Any],
     version: int,
     now: float,
 ) -> Deadline | None:
     if not (turn_seconds or choose_seconds):
         return None
-    new = _round(new_state)
+    new = _round(new_view)
     if new is None:
         return None
     seconds = turn_seconds if new[0] in SEALED else choose_seconds
     if not seconds:
         return None
-    if new[0] in SEALED and old_deadline is not None and old_state is not None:
-        old = _round(old_state)
+    if new[0] in SEALED and old_deadline is not None and old_view is not None:
+        old = _round(old_view)
         # The same sealed round: the same kind and auction, and only seats it already asked.
         if old is not None and old[:3] == new[:3] and new[3] <= old[3]:
             return old_deadline

@@ -23,7 +23,6 @@ import orjson
 
 import engine
 from app.core.clock import server_clock
-from app.core.messages import DeltaOut, StateOut
 from app.table.changes import changes
 
 
@@ -64,16 +63,18 @@ class LiveGame:
     # whenever the version moves.
     frames: dict[tuple[int | None, int | str], str] = field(default_factory=dict)
     frames_version: int = -1
-    # seat -> (version, {"view", "prompts"}, whether that view is the public one but for "me")
-    # last sent to that viewer's delta-taking sockets: the base of its next delta (about 9 KB
-    # of memory each).
-    docs: dict[int | None, tuple[int, dict[str, Any], bool]] = field(default_factory=dict)
+    # seat -> (version, {"view", "prompts"}) last sent to that viewer's delta-taking sockets:
+    # the base of its next delta (its view shares all but "me" with the public one).
+    docs: dict[int | None, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     # The public view of the latest version a delta-taking socket was sent, and the changes of
-    # the public view into the current version: shared by every viewer whose view is the
-    # public one but for "me" (the engine's are), so that the changes of the common part are
-    # found once per version, not once per viewer.
+    # the public view into the current version: every viewer's view is the public one but for
+    # "me", so the changes of the common part are found once per version, not once per viewer.
     public: tuple[int, dict[str, Any]] | None = None
     public_changes: tuple[int, list[list[Any]]] | None = None
+    # The public view of one (version, state), built once: the clock reads the round from it
+    # before the commit (app.table.clock), then every viewer's frame of that version is it
+    # with the viewer's own "me" (engine.own).
+    shared: tuple[int, engine.State, dict[str, Any]] | None = None
 
 
 DELTA = "delta"  # the key of a delta frame in LiveGame.frames
@@ -90,51 +91,55 @@ def _frames(game: LiveGame) -> dict[tuple[int | None, int | str], str]:
     return game.frames
 
 
+def public_view(game: LiveGame, state: engine.State, version: int) -> dict[str, Any]:
+    """engine.view(state, None) of `state` at `version`, built once for the clock and every
+    viewer (never changed in place by anyone: the frames and the deltas only read it)."""
+    shared = game.shared
+    if shared is not None and shared[0] == version and shared[1] is state:
+        return shared[2]
+    view = engine.view(state, None)
+    game.shared = (version, state, view)
+    return view
+
+
 def _public(game: LiveGame) -> dict[str, Any]:
-    """The public view of the current version (and, when the previous one is at hand, the
-    public changes into it)."""
+    """The public view of the current version for the delta-taking sockets (and, when the
+    previous one is at hand, the public changes into it)."""
     public = game.public
     if public is not None and public[0] == game.version:
         return public[1]
-    view = engine.view(game.state, None)
+    view = public_view(game, game.state, game.version)
     if public is not None and public[0] == game.version - 1:
         game.public_changes = (game.version, changes(public[1], view, ["view"]))
     game.public = (game.version, view)
     return view
 
 
-def _doc(game: LiveGame, seat: int | None, keep: bool) -> tuple[dict[str, Any], bool]:
-    """The viewer's view and prompts of the current version, and whether the view is the public
-    one but for "me"; `keep`: remembered as the base of its next delta."""
+def _doc(game: LiveGame, seat: int | None, keep: bool) -> dict[str, Any]:
+    """The viewer's view and prompts of the current version; `keep`: remembered as the base
+    of its next delta."""
     entry = game.docs.get(seat)
     if entry is not None and entry[0] == game.version:
-        return entry[1], entry[2]
-    public = _public(game) if keep else None
-    if seat is None and public is not None:
-        view, common = public, True
-    else:
-        view = engine.view(game.state, seat)
-        # A shallow copy and one comparison in C: a few microseconds while both are fresh.
-        common = public is not None and {**view, "me": None} == public
+        return entry[1]
+    public = _public(game) if keep else public_view(game, game.state, game.version)
+    # The same dict as engine.view(state, seat): the public part is shared, not copied deep.
+    view = public if seat is None else {**public, "me": engine.own(game.state, seat)}
     doc = {"view": view, "prompts": engine.prompts(game.state, seat=seat)}
     if game.over:
         game.docs.pop(seat, None)  # no version follows: this base is not needed any more
     elif keep:
-        game.docs[seat] = (game.version, doc, common)
-    return doc, common
+        game.docs[seat] = (game.version, doc)
+    return doc
 
 
-def _changes(
-    game: LiveGame, base: tuple[int, dict[str, Any], bool], doc: dict[str, Any], common: bool
-) -> list[list[Any]]:
-    """The changes from the viewer's base to its current document: the public changes and its
-    own "me" and prompts when both views are the public one but for "me", else found whole."""
+def _changes(game: LiveGame, base: dict[str, Any], doc: dict[str, Any]) -> list[list[Any]]:
+    """The changes from the viewer's base to its current document: the public changes of the
+    version and its own "me" and prompts, or found whole when the public ones are not at hand."""
     shared = game.public_changes
-    if not (common and base[2] and shared is not None and shared[0] == game.version):
-        return changes(base[1], doc)
-    old, new = base[1], doc
-    own = changes(old["view"]["me"], new["view"]["me"], ["view", "me"])
-    return [*shared[1], *own, *changes(old["prompts"], new["prompts"], ["prompts"])]
+    if shared is None or shared[0] != game.version:
+        return changes(base, doc)
+    own = changes(base["view"]["me"], doc["view"]["me"], ["view", "me"])
+    return [*shared[1], *own, *changes(base["prompts"], doc["prompts"], ["prompts"])]
 
 
 def state_frame(
@@ -159,25 +164,26 @@ def state_frame(
         if keep:
             _doc(game, seat, keep)  # this viewer's next delta starts from here
         return frame
-    doc, _common = _doc(game, seat, keep)
+    doc = _doc(game, seat, keep)
     events: list[dict[str, Any]] = []
     for v in range(max(start + 1, 0), version + 1):
         events.extend(_tag(engine.visible_events(game.events[v], seat), v))
-    message = StateOut.model_construct(
-        type="state",
-        game_id=game.id,
-        version=version,
-        view=doc["view"],
-        prompts=doc["prompts"],
-        events_from=start,
-        events=events,
-        resync=resync,
-        deadline=game.deadline.at if game.deadline else None,
-        server_time=server_clock.time(),
-    )
-    # Every field is given (no defaults to compute) and plain JSON data: orjson writes it
-    # several times faster than the model's own serializer, to the same text.
-    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    # StateOut's fields in its order (tests/server/test_deltas.py checks them), every one
+    # given and plain JSON data: orjson writes it several times faster than the model's own
+    # serializer, to the same text, and a dict costs less than the model's construction.
+    message = {
+        "type": "state",
+        "game_id": game.id,
+        "version": version,
+        "view": doc["view"],
+        "prompts": doc["prompts"],
+        "events_from": start,
+        "events": events,
+        "resync": resync,
+        "deadline": game.deadline.at if game.deadline else None,
+        "server_time": server_clock.time(),
+    }
+    frame = orjson.dumps(message).decode("utf-8")
     frames[key] = frame
     return frame
 
@@ -194,17 +200,17 @@ def delta_frame(game: LiveGame, seat: int | None) -> str | None:
     entry = game.docs.get(seat)
     if entry is None or entry[0] != version - 1:
         return None
-    doc, common = _doc(game, seat, keep=True)
-    message = DeltaOut.model_construct(
-        type="delta",
-        game_id=game.id,
-        base=version - 1,
-        version=version,
-        changes=_changes(game, entry, doc, common),
-        events=_tag(engine.visible_events(game.events[version], seat), version),
-        deadline=game.deadline.at if game.deadline else None,
-        server_time=server_clock.time(),
-    )
-    frame = orjson.dumps(message.__dict__).decode("utf-8")
+    doc = _doc(game, seat, keep=True)
+    message = {  # DeltaOut's fields in its order, as above
+        "type": "delta",
+        "game_id": game.id,
+        "base": version - 1,
+        "version": version,
+        "changes": _changes(game, entry[1], doc),
+        "events": _tag(engine.visible_events(game.events[version], seat), version),
+        "deadline": game.deadline.at if game.deadline else None,
+        "server_time": server_clock.time(),
+    }
+    frame = orjson.dumps(message).decode("utf-8")
     frames[(seat, DELTA)] = frame
     return frame

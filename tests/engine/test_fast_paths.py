@@ -93,3 +93,24 @@ def test_apply_and_prompts_agree_with_the_general_code(players: int) -> None:
                 st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
             )
     assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_seat_view_is_the_public_view_with_its_own_part(players: int) -> None:
+    """The server builds the public view once per version and each seat's "me" alone
+    (engine.own): together they are exactly engine.view(state, seat), as JSON text too."""
+    rng = random.Random(players)
+    for game in range(6):
+        st = engine.new_game(players, 2000 + game)
+        while True:
+            public = engine.view(st, None)
+            for seat in [None, *range(players), players, -1]:
+                whole = engine.view(st, seat)
+                built = {**public, "me": engine.own(st, seat)}
+                assert built == whole and list(built) == list(whole)
+            if engine.is_over(st):
+                break
+            prompt = rng.choice(engine.prompts(st))
+            st, _ = engine.apply(
+                st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
+            )

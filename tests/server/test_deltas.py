@@ -169,3 +169,40 @@ def test_changes_applied_give_the_next_view_and_prompts_exactly() -> None:
 
 def _doc(state: engine.State, viewer: int | None) -> dict[str, Any]:
     return {"view": engine.view(state, viewer), "prompts": engine.prompts(state, seat=viewer)}
+
+
+def test_the_frames_are_their_messages_field_for_field() -> None:
+    """The room writes `state` and `delta` frames as plain dicts (app.table.live_game): their
+    keys are StateOut's and DeltaOut's fields in order, and the models read them back to the
+    same data; each seat's view is engine.view's, and a delta leads from one to the next."""
+    from app.core.messages import DeltaOut, StateOut
+    from app.table.live_game import LiveGame, delta_frame, state_frame
+
+    rng = random.Random(3)
+    state, opening = engine.start(players=4, seed=3)
+    game = LiveGame("g", "t", 4, state, 0, False, [opening], {}, turn_seconds=45)
+    held = {seat: json.loads(state_frame(game, seat, None, 100, keep=True)) for seat in range(4)}
+    for version in range(1, 30):
+        seat = engine.prompts(game.state)[0]["seat"]
+        action = rng.choice(engine.legal_actions(game.state, seat))
+        game.state, events = engine.apply(game.state, seat, action)
+        game.version, game.over = version, engine.is_over(game.state)
+        game.events.append(events)
+        for viewer in range(4):
+            frame = json.loads(state_frame(game, viewer, version - 1, 100))
+            assert list(frame) == list(StateOut.model_fields)
+            assert StateOut.model_validate(frame).model_dump(mode="json") == frame
+            assert frame["view"] == engine.view(game.state, viewer)
+            delta = delta_frame(game, viewer)
+            assert delta is not None
+            parsed = json.loads(delta)
+            assert list(parsed) == list(DeltaOut.model_fields)
+            assert DeltaOut.model_validate(parsed).model_dump(mode="json") == parsed
+            doc = {"view": held[viewer]["view"], "prompts": held[viewer]["prompts"]}
+            assert apply_changes(doc, parsed["changes"]) == {
+                "view": frame["view"],
+                "prompts": frame["prompts"],
+            }
+            held[viewer] = frame
+        if game.over:
+            break

@@ -20,6 +20,7 @@ from functools import cache
 import pytest
 
 import engine
+from engine.events import complete
 from engine.state import GameState
 from tests.engine.builder import bid, bot_playout, random_legal_action
 from tests.engine.builder import tiebreak as tiebreak_action
@@ -221,6 +222,9 @@ def test_the_brigands_strike_shows_no_amount_to_the_others() -> None:
                     assert event["private_to"] == sorted((event["seat"], event["victim"]))  # type: ignore[type-var]
                 if event["type"] == "brigand":
                     assert "private_to" not in event
+                    # `apply` leaves the sentence out; a view adds it (engine.view): read it as
+                    # a viewer would, on a copy (the games are shared by this module's tests).
+                    event = complete(dict(event))
                     assert set(event) == {"type", "template", "text", "seat", "victim"}
                     seat, victim = event["seat"], event["victim"]
                     assert isinstance(seat, int) and isinstance(victim, int)

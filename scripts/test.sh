@@ -39,19 +39,18 @@ part() {
 }
 
 failed=0
-# The deploy tests side by side, and beside the parallel part: each waits on its own containers
+stage "tests: parallel ($workers workers)" \
+    part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
+# The deploy tests side by side, and beside the serial part: each waits on its own containers
 # (the image's build, health checks, Postgres's start) far more than it computes, and each has
-# its own compose project, port and image tag. Their output is shown once the serial part is
-# over; they are done by then (about 90 s against the parallel part's several minutes), so the
-# `serial` tests, which measure time, still run alone.
+# its own compose project, port and image tag. Not beside the parallel part: the bridges and
+# veths that compose makes look to Chromium like a change of network, and it aborts the browser
+# tests' page loads (net::ERR_NETWORK_CHANGED). Their output is shown after the serial part's.
 deploy_log=$(mktemp "${TMPDIR:-/tmp}/dragonstones-deploy.XXXXXX")
 stage "deploy: docker compose (beside)" part deploy -n "$workers" -m docker >"$deploy_log" 2>&1 &
 deploy=$!
-stage "tests: parallel ($workers workers)" \
-    part parallel -n "$workers" --dist loadgroup -m "not serial and not docker" || failed=1
-# (should the deploy tests still run, the serial ones wait for them: they need the machine)
+stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
 wait "$deploy" || failed=1
 cat "$deploy_log" && rm -f "$deploy_log"
-stage "tests: serial (alone)" part serial -m "serial and not docker" || failed=1
 .venv/bin/python scripts/test_times.py "$reports"/*.xml || true
 exit "$failed"

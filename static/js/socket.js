@@ -124,7 +124,12 @@ function onMessage(msg) {
       }
       break;
     case "ack":
-      if (state.pending && state.pending.action_id === msg.action_id) update({ pending: null });
+      if (state.pending && state.pending.action_id === msg.action_id) {
+        // The state that shows the action applied may come just after its ack: until it does,
+        // the view still holds the prompt it answered, which would be shown (and answered) again.
+        if (typeof msg.version === "number" && msg.version > state.version) state.pending.acked = msg.version;
+        else update({ pending: null });
+      }
       break;
     case "error":
       if (msg.code === "invalid_token" || msg.code === "not_seated") return forgetSeat();
@@ -165,7 +170,7 @@ export function sendAction(action) {
   send({ type: "action", action, action_id: pending.action_id });
   // No answer for a while on an open socket: send it again (the server ignores a repeat).
   const retry = () => {
-    if (state.pending !== pending) return;
+    if (state.pending !== pending || pending.acked) return;
     send({ type: "action", action, action_id: pending.action_id });
     window.setTimeout(retry, 8000);
   };
@@ -179,7 +184,8 @@ function settlePending() {
   resendOnState = false;
   if (!state.pending) return;
   const prompt = myPrompt();
-  if (!prompt || promptKey(prompt) !== state.pending.promptKey) {
+  const applied = state.pending.acked && state.version >= state.pending.acked;
+  if (applied || !prompt || promptKey(prompt) !== state.pending.promptKey) {
     update({ pending: null }); // only this seat's own action changes its prompt: it was applied
     return;
   }

@@ -20,7 +20,7 @@ export const state = {
   view: null,
   prompts: [],
   log: [], // visible events, oldest first
-  pending: null, // {action_id, action, promptKey}: sent, not yet acknowledged
+  pending: null, // {action_id, action, promptKey, acked?}: sent, not yet seen applied (acked: the version its ack named)
   deadline: null, // ms on this browser's clock when the open sealed round closes, or null
   actionError: null,
   offline: false,

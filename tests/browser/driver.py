@@ -39,6 +39,7 @@ class SeatDriver:
         self.seat: int | None = None
         self.state: State | None = None
         self.pending: str | None = None
+        self.applied: int | None = None  # the version its ack named, while its state is due
         self.count = 0
 
     def __enter__(self) -> SeatDriver:
@@ -87,8 +88,21 @@ class SeatDriver:
                 self.seat = msg["seat"]
             elif msg["type"] == "state":
                 self.state = msg
-            elif msg["type"] in ("ack", "error") and msg.get("action_id") == self.pending:
-                self.pending = None
+                if self.applied is not None and msg["version"] >= self.applied:
+                    self.pending = self.applied = None
+            elif msg["type"] == "ack" and msg.get("action_id") == self.pending:
+                # The state that shows it applied may come after its ack: until it does, the
+                # state held still asks the prompt answered (answered again, a `bid` callback
+                # would be asked for one bid too many).
+                version = msg.get("version")
+                if isinstance(version, int) and (
+                    self.state is None or version > self.state["version"]
+                ):
+                    self.applied = version
+                else:
+                    self.pending = None
+            elif msg["type"] == "error" and msg.get("action_id") == self.pending:
+                self.pending = self.applied = None
 
     def play_to_the_end(self, timeout: float = 120.0) -> State:
         return self.play_until(lambda s: False, timeout=timeout)

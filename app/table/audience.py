@@ -45,6 +45,12 @@ class Audience:
         # cannot tell whether that socket's seat is held.
         self.since: dict[Connection, float] = {}
         self._table_refresh: asyncio.Task[None] | None = None
+        # A refresh asked for while one is reading: that read may predate the change, so the
+        # refresh reads once more.
+        self._refresh_again = False
+        # When this process last changed a seat's presence in memory (monotonic): a table read
+        # that began before it may show that seat as it was, and is read again.
+        self._presence_at = 0.0
         # The table as last read, when read as rows (app.store.arrivals): presence changes of
         # this process rebuild the frame from them instead of reading the table again.
         self.table_rows: TableRows | None = None
@@ -107,6 +113,7 @@ class Audience:
         back = conn.seat is not None and not was_online
         if arrival is not None and arrival.rows is not None:
             self._table_from_rows(arrival.rows)
+            self._stale_unless_after(arrival.rows.read_at)
         elif arrival is not None and self.table_rows is not None:
             if back and conn.seat_row is not None:
                 self._seat_presence(conn.seat_row, True, utcnow())
@@ -177,13 +184,18 @@ class Audience:
 
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
-            self._set_table(await self.hub.listing.table(self.table_id), push=False)
+            read_at = time.monotonic()
+            self._set_table(
+                await self.hub.listing.table(self.table_id), push=False, read_at=read_at
+            )
+            self._stale_unless_after(read_at)
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
         read_at = time.monotonic()
         table = await self.hub.listing.table(self.table_id)
         self._set_table(table, read_at=read_at)
+        self._stale_unless_after(read_at)
         return table
 
     def _set_table(
@@ -231,8 +243,12 @@ class Audience:
     def _seat_presence(self, seat_id: int, online: bool, now: datetime) -> None:
         """This seat came online or went away here, as just written (app.store.arrivals): the
         rows in memory say so too, the frame is rebuilt, the other sockets get it soon."""
+        self._presence_at = time.monotonic()
         rows = self.table_rows
         if rows is None:
+            # The frame was read again meanwhile (not kept as rows), maybe before this change
+            # was written: read it once more.
+            self.refresh_table(PRESENCE_DELAY)
             return
         for row in rows.seats:
             if row.id == seat_id:
@@ -269,24 +285,39 @@ class Audience:
             )
             conn.close(1000, "table closed")
 
+    def _stale_unless_after(self, read_at: float) -> None:
+        """A table read that began at `read_at` is now the frame: if this process changed a
+        seat's presence since, the read may not show it, so read again soon."""
+        if read_at < self._presence_at:
+            self.refresh_table(PRESENCE_DELAY)
+
     def refresh_table(self, delay: float = 0.05) -> None:
         """Send every socket the table again, soon: changes that come in a burst (a seat
-        reconnecting in a loop) are read and sent once."""
-        if self.hub.closed or (self._table_refresh and not self._table_refresh.done()):
+        reconnecting in a loop) are read and sent once; one that comes while the table is being
+        read makes it read once more."""
+        if self.hub.closed:
+            return
+        if self._table_refresh and not self._table_refresh.done():
+            self._refresh_again = True
             return
         self._table_refresh = asyncio.create_task(self._send_table(delay))
 
     async def _send_table(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        read_at = time.monotonic()
-        try:
-            table = await self.hub.listing.table(self.table_id)
-        except ServiceError:
-            return
-        except Exception as exc:  # the database is away: the next change sends it
-            log.warning("table %s not refreshed: %r", self.table_id, exc)
-            return
-        self._set_table(table, read_at=read_at)
+        again = True
+        while again:
+            await asyncio.sleep(delay)
+            # Asked for again from here on: this read may predate that change.
+            self._refresh_again = False
+            read_at = time.monotonic()
+            try:
+                table = await self.hub.listing.table(self.table_id)
+            except ServiceError:
+                return
+            except Exception as exc:  # the database is away: the next change sends it
+                log.warning("table %s not refreshed: %r", self.table_id, exc)
+                return
+            self._set_table(table, read_at=read_at)
+            again = self._refresh_again or read_at < self._presence_at
 
     def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:
         for conn in list(self.connections):

@@ -78,6 +78,7 @@ function stop() {
     socket = null;
     s.close();
   }
+  delete $("#queue-status").dataset.socket;
   waiting(false);
 }
 
@@ -118,6 +119,8 @@ function connect() {
       return;
     }
     if (m.type === "queue") {
+      // The socket is live: the server counts this tab as present (a test waits for it).
+      $("#queue-status").dataset.socket = "open";
       if (typeof m.server_time === "number") clockSkew = m.server_time - Date.now() / 1000;
       last = m;
       renderQueue();
@@ -137,6 +140,7 @@ function connect() {
   ws.onclose = () => {
     if (socket !== ws) return; // closed on purpose
     socket = null;
+    delete $("#queue-status").dataset.socket;
     // Still waiting: come back (the server keeps the place for a few seconds).
     if (ticket) window.setTimeout(resume, RECONNECT_MS);
   };

@@ -72,7 +72,11 @@ def test_two_browsers_press_quick_play_and_meet_at_one_table(
         "Looking for players… (2 waiting, for a table of 3 to 6)"
     )
 
-    # A third player (a bot written by a player, over the API) makes the table.
+    # A third player (a bot written by a player, over the API) makes the table, once both
+    # pages' sockets are open again (a page shows the waiting text from its GET before its
+    # socket opens, and a ticket whose socket closed is not matched until one comes back).
+    for page in (alice, bob):
+        expect(page.locator("#queue-status")).to_have_attribute("data-socket", "open")
     dan = _queue_by_api(server, "Dan", 3)
     assert dan["status"] == "matched" and dan["seat"] == 2, dan
     table = f"/t/{dan['table_id']}"

@@ -129,7 +129,18 @@ export function myPrompt() {
 
 export function promptKey(p) {
   const v = state.view;
-  return p ? `${v ? v.turn : ""}|${v && v.auction ? v.auction.number : ""}|${JSON.stringify(p)}` : null;
+  return p ? `${v ? v.turn : ""}|${v && v.auction ? v.auction.number : ""}|${canonical(p)}` : null;
+}
+
+/** JSON with every object's keys sorted: a prompt patched by deltas holds its keys in another
+ *  order than the same prompt sent whole, and must still be known as the same (else an answered
+ *  prompt showed again, and the panel was drawn anew under the person's focus). */
+export function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 export function isOver() {

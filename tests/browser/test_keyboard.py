@@ -138,6 +138,26 @@ def _space_until_disabled(page: Page, selector: str) -> int:
 @pytest.mark.game_seed(deals.KEYBOARD_SEED)
 def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) -> None:
     kim = new_page("kim")
+    frames: list[str] = []  # what Kim's page sent and heard, in short (said when a check fails)
+
+    def heard(sent: bool, payload: Any) -> None:
+        try:
+            m = json.loads(payload)
+        except (TypeError, ValueError):
+            return
+        if m.get("type") in ("state", "delta"):
+            frames.append(f"{m['type']}{m.get('version')}")
+        elif m.get("type") in ("action", "ack", "error"):
+            frames.append(
+                f"{'>' if sent else '<'}{m['type']}:{m.get('version', '')}:"
+                f"{str(m.get('action_id', ''))[-4:]}:{m.get('code', '')}"
+            )
+
+    def listen(ws: Any) -> None:
+        ws.on("framesent", lambda p: heard(True, p))
+        ws.on("framereceived", lambda p: heard(False, p))
+
+    kim.on("websocket", listen)
     kim.goto(server.url + "/")
     kim.evaluate(COUNT_POINTER)
     kim.get_by_label("Your name").press_sequentially("Kim")
@@ -172,6 +192,7 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) 
     done = {"max": False, "tie": False, "tiebreak": False, "choose": 0}
     area = kim.locator("#action-area")
     k = 0
+    trail: list[str] = []  # each prompt answered: "version:kind" (said when the count is off)
     deadline = time.monotonic() + 400
     while True:
         assert time.monotonic() < deadline, done
@@ -179,6 +200,12 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) 
         if kim.locator("#end-view .end-box").is_visible():
             break
         state = area.get_attribute("data-state")
+        version = area.get_attribute("data-version")
+        if state in ("bid", "tiebreak", "choose"):
+            error = kim.locator("#action-area .form-error")
+            trail.append(
+                f"{version}:{state}" + (f"!{error.text_content()}" if error.count() else "")
+            )
         panel = (
             kim.locator("#action-area > :first-child").element_handle()
             if state in ("bid", "tiebreak", "choose")
@@ -253,7 +280,10 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, new_page: NewPage) 
         thread.join(timeout=60)
     assert not errors, errors
     assert done["max"] and done["tie"] and done["tiebreak"] and done["choose"] >= 1, done
-    assert done == deals.keyboard(deals.KEYBOARD_SEED)[1]  # the game the seed deals
+    expected = deals.keyboard(deals.KEYBOARD_SEED)[1]
+    assert done == expected, (
+        f"{done} {expected} {' '.join(trail)} || {' '.join(frames)}"
+    )  # the game the seed deals
     expect(kim.locator("#log li[data-type=timed_out]")).to_have_count(0)  # Kim answered everything
     assert kim.evaluate("() => window.__pointer") == 0
     expect(kim.locator("#log")).to_contain_text(f"Kim: {done['max']} Fairy Gold")

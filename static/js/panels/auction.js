@@ -7,7 +7,7 @@ import { t, getLang, listNames } from "../i18n.js";
 import { charName } from "../characters.js";
 import { cardEl, coinStack, stonesEl } from "../cards.js";
 import { eventSentence, describeBid } from "../events.js";
-import { state, subscribe, nameOf } from "../store.js";
+import { state, subscribe, nameOf, canonical } from "../store.js";
 
 function recordResult(r, running) {
   if (r.cursed) return t("table.cursed");
@@ -75,7 +75,7 @@ function renderReveal() {
     return;
   }
   const r = reveal.record;
-  const key = `${getLang()}|${state.view.turn}|${reveal.turn}|${reveal.index}|${JSON.stringify(r)}|${reveal.effects.length}|${JSON.stringify((state.table || {}).players || [])}`;
+  const key = `${getLang()}|${state.view.turn}|${reveal.turn}|${reveal.index}|${canonical(r)}|${reveal.effects.length}|${canonical((state.table || {}).players || [])}`;
   if (box.dataset.key === key) return; // unchanged: leave the live region quiet
   box.dataset.key = key;
   const fists = Object.entries(r.bids).map(([seatText, bid]) => {

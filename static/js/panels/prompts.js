@@ -5,7 +5,7 @@ import { h, $, fill } from "../common.js";
 import { t, listNames } from "../i18n.js";
 import { charName } from "../characters.js";
 import { bidPanel, tiebreakPanel, choosePanel, sentPanel } from "../forms.js";
-import { state, subscribe, mySeat, myPrompt, promptKey, nameOf } from "../store.js";
+import { state, subscribe, mySeat, myPrompt, promptKey, nameOf, canonical } from "../store.js";
 import { sendAction } from "../socket.js";
 
 let panelKey = null; // what the panel was built for: a rebuild would lose what the person typed
@@ -31,7 +31,9 @@ function render(force) {
   let key;
   if (state.pending) key = "pending";
   else if (prompt) key = promptKey(prompt) + (state.actionError ? "|err" : "");
-  else key = `idle|${JSON.stringify(v.awaiting || [])}|${v.phase}|${JSON.stringify(me ? [me.bid, me.tiebreak] : null)}|${v.winner}|${JSON.stringify(state.table && state.table.players)}`;
+  else key = `idle|${canonical(v.awaiting || [])}|${v.phase}|${canonical(me ? [me.bid, me.tiebreak] : null)}|${v.winner}|${canonical(state.table && state.table.players)}`;
+  // The version the panel was drawn from (tests read it to tell a new prompt from one redrawn).
+  area.dataset.version = String(state.version);
   if (!force && key === panelKey) return;
   const hadFocus = area.contains(document.activeElement);
   panelKey = key;

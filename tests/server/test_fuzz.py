@@ -52,15 +52,15 @@ def _clean_log(server: ServerProcess) -> None:
     assert '" 500 ' not in log, log[-3000:]
 
 
+# Bounded by schemathesis's own time budget (--max-time): on a busy machine it tries fewer cases
+# in the same time, so it runs beside the other tests.
 @pytest.mark.timeout(150)
-@pytest.mark.serial  # bounded by its time budget (--max-time): alone, after the parallel tests
 def test_schemathesis_finds_no_5xx_and_no_schema_violation(
     database: Database, server_factory: ServerFactory, tmp_path: Path
 ) -> None:
     if not SCHEMATHESIS.exists() and shutil.which("schemathesis") is None:
         pytest.fail("schemathesis is not installed (pip install -e '.[dev]')")
     server = server_factory(database)
-    started = time.monotonic()
     run = subprocess.run(
         [
             str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
@@ -97,7 +97,6 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(
     summary = run.stdout[-6000:]
     assert run.returncode == 0, summary + run.stderr[-2000:]
     assert "Test cases:" in summary and "generated" in summary, summary
-    assert time.monotonic() - started < 90
     _clean_log(server)
 
 

@@ -78,24 +78,6 @@ async def _serve(ws: WebSocket, table_id: str, token: str | None) -> None:
     if asked is None:
         return  # refused
     since, chat_since = asked
-    reading = await hub.first_reader(table_id)
-    try:
-        await _join(ws, hub, table_id, token, since, chat_since, reading)
-    finally:
-        hub.rows_read(table_id, reading)
-
-
-async def _join(
-    ws: WebSocket,
-    hub: Hub,
-    table_id: str,
-    token: str | None,
-    since: int | None,
-    chat_since: int | None,
-    reading: asyncio.Future[None] | None,
-) -> None:
-    """The socket's arrival, its room, and its frames until it closes. `reading`: this socket
-    reads the table's rows for the others arriving at once (Hub.first_reader)."""
     try:
         arrival = await _arrive(hub, table_id, token)
     except ServiceError as exc:
@@ -126,7 +108,6 @@ async def _join(
     writer = asyncio.create_task(conn.run_writer())
     try:
         await room.connect(conn, since, arrival)
-        hub.rows_read(table_id, reading)  # the room holds the rows: the others find seats there
         await room.feed.join(
             conn,
             chat_since,

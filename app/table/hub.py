@@ -32,9 +32,6 @@ log = logging.getLogger("dragonstones.hub")
 # While the database does not answer, a sweep is tried again this often (a room whose commit got
 # no answer, or a listener that was away, waits for it).
 SWEEP_RETRY_SECONDS = 1.0
-# How long a socket waits for another of its table to read the table's rows (Hub.first_reader)
-# before reading them itself.
-READ_WAIT = 5.0
 
 
 def trim_memory() -> None:
@@ -63,9 +60,6 @@ class Hub:
             stores.reads, self, public_url=settings.public_url, stale=stores.presence.stale
         )
         self.rooms: dict[str, Room] = {}
-        # Tables whose rows a socket's arrival is reading now, none being held here: the other
-        # sockets of the table arriving meanwhile wait, then find their seats in them.
-        self._reading: dict[str, asyncio.Future[None]] = {}
         # Web Push to players away from their table (app.table.push).
         self.push = Pusher(settings, stores.push, metrics, self.online_seats, stores.presence.stale)
         self.closed = False
@@ -92,35 +86,6 @@ class Hub:
 
     def peek(self, table_id: str) -> Room | None:
         return self.rooms.get(table_id)
-
-    async def first_reader(self, table_id: str) -> asyncio.Future[None] | None:
-        """For a socket arriving at this table: None when the room holds the table's rows fresh,
-        or once another socket arriving at the same time has read them (waited for, at most
-        READ_WAIT s): this one then finds its seat in them, in one statement with the other
-        arrivals of the moment (app.store.arrival_batch), instead of reading the table again.
-        Else a future for this socket to settle (`rows_read`) once its arrival put the rows in
-        the room: a storm of reconnections reads each table once, not once per seat."""
-        room = self.rooms.get(table_id)
-        if room is not None and room.audience.rows_fresh():
-            return None
-        other = self._reading.get(table_id)
-        if other is not None:
-            # Its arrival failing (a wrong token, the database away) leaves no rows: this
-            # socket then reads them itself.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(other), READ_WAIT)
-            return None
-        future = self._reading[table_id] = asyncio.get_running_loop().create_future()
-        return future
-
-    def rows_read(self, table_id: str, future: asyncio.Future[None] | None) -> None:
-        """The socket that read the table's rows is done with them (or failed): let the others
-        in. Idempotent."""
-        if future is None or future.done():
-            return
-        future.set_result(None)
-        if self._reading.get(table_id) is future:
-            del self._reading[table_id]
 
     @contextlib.asynccontextmanager
     async def hold(self, table_id: str) -> AsyncIterator[Room]:

@@ -6,6 +6,7 @@ room's back as another process would)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -100,3 +101,34 @@ async def test_tokens_found_in_memory_are_checked_as_the_database_would(
             assert hello["seat"] == bob.seat
         finally:
             await keeper.close()
+
+
+async def test_sockets_arriving_at_once_at_a_table_held_nowhere_each_get_their_own_seat(
+    database: Database, server_factory: Any
+) -> None:
+    """A storm of arrivals at a table no room holds (each reads the table, the room is made by
+    whichever comes first): each is let in as its own seat and shown online; a wrong token among
+    them is refused, also when it is the first to arrive."""
+    server: ServerProcess = server_factory(database)
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        table_id = await create_table(http, 4)
+        seats = [await join(http, table_id, n) for n in ("Ann", "Bob", "Cy", "Dee")]
+        for round_ in range(3):
+            # No socket left from the round before: the room is dropped, nothing is held.
+            wrong = asyncio.create_task(_refused(server, table_id, "w" * 43, "invalid_token"))
+            if round_ == 1:
+                await asyncio.sleep(0)  # the wrong token first
+            clients = [SeatClient(server.ws, table_id, s.token, None) for s in seats]
+            await asyncio.gather(*(c.connect() for c in clients))
+            hellos = await asyncio.gather(
+                *(c.wait_for(lambda m: m["type"] == "hello") for c in clients)
+            )
+            assert [(h["seat"], h["name"]) for h in hellos] == [(s.seat, s.name) for s in seats]
+            await wrong
+            # Every seat is shown online to the others.
+            for client in clients:
+                await client.wait_for(
+                    lambda m: m["type"] == "table" and all(_connected(m, s.seat) for s in seats)
+                )
+            for client in clients:
+                await client.close()

@@ -464,6 +464,12 @@ class SeatClient:
             while True:
                 await self.recv(timeout=quiet)
 
+    async def arrived(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Read until the server has let this socket in (its `hello`): the seat's arrival is
+        written and it is shown present. A socket's handshake completes before that, so a
+        test that acts on the table right after `connect` (a start, a departure) races it."""
+        return await self.wait_for(lambda m: m["type"] == "hello", timeout)
+
     async def wait_closed(self, timeout: float = 10.0) -> int | None:
         """Read until the server closes the socket; returns the close code."""
         deadline = time.monotonic() + timeout

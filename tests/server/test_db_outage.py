@@ -287,6 +287,7 @@ async def test_bots_wait_for_the_database_instead_of_trying_without_pause(
         await add_bots(http, person, 2, "random")
         ann = SeatClient(server.ws, table_id, person.token, person.seat)
         await ann.connect()
+        await ann.arrived()
         try:
             # Commits wait behind the test's lock (reads do not): the bots' first bid is under
             # way when the database stops, and the bots (which never wait between moves in the

@@ -140,6 +140,8 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
         b = SeatClient(server.ws, table_id, bob.token, bob.seat)
         await a.connect()
         await b.connect()
+        await a.arrived()
+        await b.arrived()
         await start(http, ann)
         await b.wait_for(lambda m: m["type"] == "state")
         await b.close()  # Bob closes his page and never answers

@@ -154,6 +154,7 @@ async def _at_the_table(
     try:
         for client in (ann, bob):
             await client.connect()
+            await client.arrived()  # shown at the table before the game starts
             readers.append(asyncio.create_task(_read(client)))
         await start(ann_http, seats["Ann"])
 

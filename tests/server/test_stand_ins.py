@@ -57,6 +57,8 @@ async def _setup(
     b = SeatClient(server.ws, table_id, bob.token, bob.seat, bot_strategy("heuristic", 2))
     await a.connect()
     await b.connect()
+    await a.arrived()
+    await b.arrived()
     return table_id, ann, bob, a, b
 
 

@@ -185,9 +185,7 @@ class Audience:
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
             read_at = time.monotonic()
-            self._set_table(
-                await self.hub.listing.table(self.table_id), push=False, read_at=read_at
-            )
+            self._set_table(await self.hub.listing.table(self.table_id), push=False)
             self._stale_unless_after(read_at)
 
     async def send_table_now(self) -> TableOut:
@@ -317,7 +315,8 @@ class Audience:
                 log.warning("table %s not refreshed: %r", self.table_id, exc)
                 return
             self._set_table(table, read_at=read_at)
-            again = self._refresh_again or read_at < self._presence_at
+            self._stale_unless_after(read_at)  # inside this task: asks for one more pass
+            again = self._refresh_again
 
     def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:
         for conn in list(self.connections):

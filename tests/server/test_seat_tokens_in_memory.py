@@ -120,9 +120,7 @@ async def test_sockets_arriving_at_once_at_a_table_held_nowhere_each_get_their_o
                 await asyncio.sleep(0)  # the wrong token first
             clients = [SeatClient(server.ws, table_id, s.token, None) for s in seats]
             await asyncio.gather(*(c.connect() for c in clients))
-            hellos = await asyncio.gather(
-                *(c.wait_for(lambda m: m["type"] == "hello") for c in clients)
-            )
+            hellos = await asyncio.gather(*(c.arrived() for c in clients))
             assert [(h["seat"], h["name"]) for h in hellos] == [(s.seat, s.name) for s in seats]
             await wrong
             # Every seat is shown online to the others.

@@ -52,13 +52,17 @@ export function connect() {
     } catch {
       return;
     }
-    if (msg.type === "hello") helloSeen = true;
+    if (msg.type === "hello") {
+      helloSeen = true;
+      document.body.dataset.socket = "open"; // let in: actions and chat go out (a test waits for it)
+    }
     onMessage(msg);
   });
   socket.addEventListener("close", (ev) => {
     window.clearInterval(pingTimer);
     if (ws !== socket) return;
     ws = null;
+    delete document.body.dataset.socket;
     if (ev.code === 4404) {
       stopped = true;
       update({ page: "notfound" });

@@ -17,6 +17,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def say(page: Page, text: str) -> None:
+    # The chat box shows before the page's socket is let in; a line sent earlier is refused
+    # ("not connected") and stays in the box.
+    expect(page.locator("body")).to_have_attribute("data-socket", "open")
     page.locator("#chat-input").fill(text)
     page.locator("#chat-send").click()
     expect(page.locator("#chat-input")).to_have_value("")

@@ -107,6 +107,7 @@ COUNTERS = (
     "dragonstones_notifications_received_total",
     'dragonstones_remote_versions_total{how="notification"}',
     'dragonstones_remote_versions_total{how="database"}',
+    "dragonstones_push_lookups_total",
 )
 
 
@@ -887,6 +888,7 @@ class Client:
             "notifications_received": counted1[COUNTERS[1]] - counted0[COUNTERS[1]],
             "remote_from_notification": counted1[COUNTERS[2]] - counted0[COUNTERS[2]],
             "remote_from_database": counted1[COUNTERS[3]] - counted0[COUNTERS[3]],
+            "push_lookups": counted1[COUNTERS[4]] - counted0[COUNTERS[4]],
         }
 
 
@@ -1083,6 +1085,10 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
             f"  other processes' versions: {f['remote_from_notification']:.0f} applied from "
             f"their notification, {f['remote_from_database']:.0f} read back"
         )
+    print(
+        f"  push: who is online read {f['push_lookups']:.0f} times from the database in the "
+        "window (else known in memory)"
+    )
     if args.processes > 1:
         print(
             f"  cross-process delivery:  p50 {ms(f['cross_p50'])}, p99 {ms(f['cross_p99'])} "

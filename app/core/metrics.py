@@ -103,6 +103,11 @@ class Metrics:
             "pushes not sent on purpose (watching: a socket is open; rate_limited)", ["why"],
             registry=r,
         )  # fmt: skip
+        self.push_lookups = Counter(
+            "dragonstones_push_lookups",
+            "reads of a table's seated people and their presence, for a push (the others were "
+            "decided from this process's memory)", registry=r,
+        )  # fmt: skip
         for role in ("player", "spectator"):
             self.sockets_open.labels(role)
         # Each action kind's counter child, looked up once (labels() takes a lock per call).

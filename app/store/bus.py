@@ -90,6 +90,8 @@ def channel_for(schema: str | None) -> str:
 class LocalBus:
     """One process: what is published is delivered to this process only."""
 
+    hears_presence = False
+
     def __init__(self) -> None:
         self.handler: Handler | None = None
         self.origin = secrets.token_hex(6)  # this process, in payloads it ignores
@@ -156,6 +158,8 @@ LISTEN_RETRY_MAX_SECONDS = 1.0
 @mapped
 class PgBus:
     """LISTEN on a dedicated connection; NOTIFY through the pool (or the commit statement)."""
+
+    hears_presence = True
 
     def __init__(
         self,

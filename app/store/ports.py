@@ -200,6 +200,9 @@ class Bus(Protocol):
 
     origin: str  # this process, in the payloads it ignores
     on_chat: ChatHandler | None
+    # Other processes' presence changes reach this one as notices, as they happen (Postgres);
+    # else (SQLite) only this process's own are known without a read.
+    hears_presence: bool
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None: ...
     async def publish(self, table_id: str, version: int | None) -> None: ...

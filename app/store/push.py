@@ -131,12 +131,14 @@ class SqlPush:
         return [Subscription(r.endpoint, r.p256dh, r.auth) for r in rows]
 
     async def seated(self, table_id: str, now: datetime, stale: timedelta) -> Seated:
-        async with self.db.sessions() as session:
-            rows = (
-                await session.scalars(
-                    select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.bot.is_(False))
-                )
-            ).all()
+        # Once per move whose seats are not all known online: the columns alone, through a
+        # Core connection (no ORM objects, no session to close).
+        query = select(
+            SeatRow.id, SeatRow.seat, SeatRow.name, SeatRow.player_id, SeatRow.stand_in,
+            SeatRow.away_since, SeatRow.seen_at, SeatRow.joined_at,
+        ).where(SeatRow.table_id == table_id, SeatRow.bot.is_(False))  # fmt: skip
+        async with self.db.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
         # The host: the earliest seated person (app.store.presence.host_seat).
         first = min(rows, key=lambda r: (as_utc(r.joined_at), r.id), default=None)
         return Seated(

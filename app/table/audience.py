@@ -18,6 +18,7 @@ from datetime import datetime
 from app.core.errors import Code, ServiceError, StoreError
 from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
+from app.store.presence import is_online
 from app.store.records import Arrival, TableRows, utcnow
 from app.table.live_game import LiveGame, delta_frame, state_frame
 from app.table.ports import Actor
@@ -55,12 +56,68 @@ class Audience:
         # this process rebuild the frame from them instead of reading the table again.
         self.table_rows: TableRows | None = None
         self._table_push: asyncio.TimerHandle | None = None
+        # Whether the rows in memory may miss a presence change of this process (read before
+        # it was written); when another process last told of a change here (monotonic); the
+        # seats whose departure is being written. Each keeps `online_known` from trusting them.
+        self._rows_doubtful = False
+        self._heard_at = 0.0
+        self._going: set[int] = set()
+        # The latest version of this table's game heard on the bus (this process's commits
+        # too), and what `heard_through` waits on.
+        self._heard_version = -1
+        self._heard_more: asyncio.Event | None = None
         # Sockets sent a frame of the game since they came (or last asked `sync`): the version
         # they hold is their sent_version, and the next frame may be a delta from it.
         self.holding: set[Connection] = set()
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
+
+    def online_known(self, deaf_at: float) -> set[int]:
+        """The seats online as far as this process knows without asking the database: those with
+        a socket here, and those the table's rows in memory show online elsewhere, while those
+        rows can stand for the database's (fresh, read after the last change another process
+        told of and after `deaf_at`, when the bus last came back, missing no change of this
+        process). Presence that changed elsewhere reaches it by that process's notice."""
+        here = self.connected_seats()
+        rows = self.table_rows
+        if (
+            rows is None
+            or self._rows_doubtful
+            or rows.read_at <= max(self._heard_at, deaf_at)
+            or not self.rows_fresh()
+        ):
+            return here
+        now, stale = utcnow(), self.hub.presence.stale
+        elsewhere = {s.seat for s in rows.seats if not s.bot and is_online(s, now, stale)}
+        return here | (elsewhere - self._going)
+
+    def heard(self) -> None:
+        """Another process told of a change at this table (presence or lobby): the rows in
+        memory may not show it until read again (a refresh follows)."""
+        self._heard_at = time.monotonic()
+
+    def heard_commit(self, version: int) -> None:
+        """A commit of this table's game was heard on the bus (this process's own too)."""
+        if version > self._heard_version:
+            self._heard_version = version
+            if self._heard_more is not None:
+                self._heard_more.set()
+                self._heard_more = None
+
+    async def heard_through(self, version: int, timeout: float) -> bool:
+        """Wait until the bus has delivered this table's commit `version`: Postgres delivers
+        notices in the order their transactions committed, so every notice committed before
+        it (a seat's departure elsewhere) has been heard too. False after `timeout`."""
+        try:
+            async with asyncio.timeout(timeout):
+                while self._heard_version < version:
+                    if self._heard_more is None:
+                        self._heard_more = asyncio.Event()
+                    await self._heard_more.wait()
+        except TimeoutError:
+            return False
+        return True
 
     # -- sockets ---------------------------------------------------------------------------------
 
@@ -154,13 +211,17 @@ class Audience:
             if self.rows_fresh() and conn.seat_row is not None and not self.hub.closed:
                 # One call (app.store.arrivals); the table's frame from memory.
                 now = utcnow()
+                self._going.add(conn.seat)  # the rows show it online until written away
                 try:
                     await self.hub.arrivals.depart(self.table_id, conn.seat_row, now, self.tell())
                 except StoreError as exc:
                     log.warning("presence of table %s not stored: %r", self.table_id, exc)
+                finally:
+                    self._going.discard(conn.seat)
                 self._seat_presence(conn.seat_row, False, now)
                 return
             await self._departed(conn)
+            self._presence_at = time.monotonic()  # a read begun before may show it online
             self.refresh_table(PRESENCE_DELAY)
             if not self.hub.closed:
                 await self.hub.bus.publish(self.table_id, None)
@@ -190,11 +251,17 @@ class Audience:
 
     async def send_table_now(self) -> TableOut:
         """The lobby changed the table: read it and send it to every socket, in order."""
-        read_at = time.monotonic()
-        table = await self.hub.listing.table(self.table_id)
-        self._set_table(table, read_at=read_at)
-        self._stale_unless_after(read_at)
+        rows = await self._read_rows()
+        table = self._table_from_rows(rows, push=True)
+        self._stale_unless_after(rows.read_at)
         return table
+
+    async def _read_rows(self) -> TableRows:
+        """The table's rows as stored now, with its seats' token hashes (one round trip on
+        Postgres; a `ServiceError` not_found when there is none)."""
+        arrival = await self.hub.arrivals.look(self.table_id, time.monotonic())
+        assert arrival.rows is not None
+        return arrival.rows
 
     def _set_table(
         self,
@@ -233,10 +300,11 @@ class Audience:
         limit = self.hub.presence.stale.total_seconds() / 2
         return rows is not None and time.monotonic() - rows.read_at < limit
 
-    def _table_from_rows(self, rows: TableRows) -> None:
+    def _table_from_rows(self, rows: TableRows, push: bool = False) -> TableOut:
         """The table's frame built from its rows in memory (with this process's sockets)."""
         table = self.hub.listing.out(rows.table, rows.seats, rows.game)
-        self._set_table(table, push=False, read_at=rows.read_at, rows=rows)
+        self._set_table(table, push=push, read_at=rows.read_at, rows=rows)
+        return table
 
     def _seat_presence(self, seat_id: int, online: bool, now: datetime) -> None:
         """This seat came online or went away here, as just written (app.store.arrivals): the
@@ -286,7 +354,8 @@ class Audience:
     def _stale_unless_after(self, read_at: float) -> None:
         """A table read that began at `read_at` is now the frame: if this process changed a
         seat's presence since, the read may not show it, so read again soon."""
-        if read_at < self._presence_at:
+        self._rows_doubtful = read_at < self._presence_at
+        if self._rows_doubtful:
             self.refresh_table(PRESENCE_DELAY)
 
     def refresh_table(self, delay: float = 0.05) -> None:
@@ -306,16 +375,15 @@ class Audience:
             await asyncio.sleep(delay)
             # Asked for again from here on: this read may predate that change.
             self._refresh_again = False
-            read_at = time.monotonic()
             try:
-                table = await self.hub.listing.table(self.table_id)
+                rows = await self._read_rows()
             except ServiceError:
                 return
             except Exception as exc:  # the database is away: the next change sends it
                 log.warning("table %s not refreshed: %r", self.table_id, exc)
                 return
-            self._set_table(table, read_at=read_at)
-            self._stale_unless_after(read_at)  # inside this task: asks for one more pass
+            self._table_from_rows(rows, push=True)
+            self._stale_unless_after(rows.read_at)  # inside this task: asks for one more pass
             again = self._refresh_again
 
     def kick_seat(self, seat: int, reason: str, code: str | None = None) -> None:

@@ -61,7 +61,13 @@ class Hub:
         )
         self.rooms: dict[str, Room] = {}
         # Web Push to players away from their table (app.table.push).
-        self.push = Pusher(settings, stores.push, metrics, self.online_seats, stores.presence.stale)
+        self.push = Pusher(settings, stores.push, metrics, self.known_online, stores.presence.stale)
+        # When the bus last came back (monotonic): notices sent meanwhile were lost, so the
+        # table rows read before then no longer stand for other processes' presence.
+        self.deaf_at = 0.0
+        # A wait for a commit's notice ran out and no notice came since: the bus may be away,
+        # so nobody waits again until one comes (app.table.push).
+        self._unheard = False
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -107,6 +113,26 @@ class Hub:
         room = self.rooms.get(table_id)
         return room.audience.connected_seats() if room else set()
 
+    async def known_online(
+        self, table_id: str, version: int | None, timeout: float, asked: Collection[int] = ()
+    ) -> set[int] | None:
+        """The seats online as far as this process knows without asking the database, once
+        every presence change committed before this table's commit `version` has been heard
+        (app.table.audience `online_known`): None when it was not heard within `timeout`.
+        Without a version, without notices of presence (SQLite), or when every seat `asked`
+        about has a socket here, the seats with a socket here."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return set()
+        audience = room.audience
+        here = audience.connected_seats()
+        if version is None or not self.bus.hears_presence or here.issuperset(asked):
+            return here
+        if not await audience.heard_through(version, 0.0 if self._unheard else timeout):
+            self._unheard = True
+            return None
+        return audience.online_known(self.deaf_at)
+
     def online_tables(self) -> Collection[str]:
         """The tables where a seated person has a socket open here."""
         return [t for t, r in self.rooms.items() if r.audience.connected_seats()]
@@ -123,9 +149,14 @@ class Hub:
         """A commit or a lobby change somewhere (maybe here): catch up the room if we hold it,
         with the action the notification carries when it does (app.table.remote: applied now
         if the room is free, else when it is let go)."""
+        self._unheard = False
         room = self.rooms.get(table_id)
         if room is None or self.closed:
             return
+        if version is None:
+            room.audience.heard()
+        else:
+            room.audience.heard_commit(version)
         game = room.game
         if version is not None and game is not None and version <= game.version:
             return  # our own commit, or already caught up
@@ -176,6 +207,11 @@ class Hub:
         """Sweep now (the listener is back, or a room does not know what was committed): the
         sweeper tries again every second until the database answers."""
         self._sweep_wanted.set()
+
+    def _bus_back(self) -> None:
+        """The bus listens again after a gap: what other processes told meanwhile was lost."""
+        self.deaf_at = time.monotonic()
+        self.sweep_soon()
 
     async def sweep(self) -> None:
         """Catch up every room whose game moved on without our hearing of it, and every room
@@ -247,7 +283,7 @@ class Hub:
         """After a start or a crash: listen to other processes, wake the bots of every game
         still being played."""
         await self.store.open()
-        await self.bus.start(self.on_message, self.sweep_soon)
+        await self.bus.start(self.on_message, self._bus_back)
         for table_id in await self.store.playing_tables():
             async with self.hold(table_id) as room:
                 await room.load()

@@ -1,7 +1,8 @@
 """Web Push to players away from a table: who is told what, off the request path. The room calls
 `moved` after each commit it makes (and at the start), the stand-ins call `stood_in`: each only
 puts a job on a queue. One task drains it: for each seated player with no socket open on that
-table (here or, by the stored presence, in another process), at most one push per table per
+table (here or, by presence, in another process: as this process knows it once the commit's own
+notice is heard, else as stored; app.table.hub `known_online`), at most one push per table per
 PUSH_EVERY_MINUTES, to each of their subscribed browsers (app.table.push_send sends, retries,
 drops what is gone). Subscriptions are added and removed here too, their endpoints checked."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -27,6 +28,13 @@ from app.table.push_send import Sender, allowed_endpoint, keys_from_setting, mak
 log = logging.getLogger("dragonstones.push")
 
 QUEUE_SIZE = 10_000  # jobs waiting; beyond, a push is dropped (and counted)
+# How long a job waits for its own commit's notice (a few milliseconds as a rule) before asking
+# the database who is online.
+HEARD_WAIT_SECONDS = 0.5
+
+# (table, version of the commit, longest wait, seats asked about) -> the seats known online, or
+# None: ask the database.
+Known = Callable[[str, int | None, float, Collection[int]], Awaitable[Collection[int] | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +42,7 @@ class Job:
     kind: PushKind
     table_id: str
     seats: frozenset[int] = frozenset()  # for a move: the seats bots play, left out
+    version: int | None = None  # for a move: the version its commit made
     # your_turn: the commit's states and acting seat, whose prompts the task compares (off the
     # action path; a state is never changed in place).
     move: tuple[engine.State | None, engine.State, int | None] | None = None
@@ -68,13 +77,15 @@ class Pusher:
         settings: Settings,
         store: PushStore,
         metrics: Metrics,
-        online_here: Callable[[str], Collection[int]],
+        known: Known,
         stale: timedelta,
     ) -> None:
         self.settings = settings
         self.store = store
         self.metrics = metrics
-        self.online_here = online_here  # the seats with a socket open in this process
+        # The seats online as this process knows without asking: a socket here, or elsewhere by
+        # the table's rows in memory while they stand for the database (app.table.hub).
+        self.known = known
         self.stale = stale  # stored presence older than this counts as away
         self.keys: VapidKeys | None = None
         self.sender: Sender | None = None
@@ -125,16 +136,18 @@ class Pusher:
         seat: int | None,
         over: bool,
         bots: Collection[int] = (),
+        version: int | None = None,
     ) -> None:
-        """A commit of this process: the seats it newly asks, or everyone when the game
-        ended (worked out by the queue's task). `bots`: the seats bots play (stand-ins too),
-        never told."""
+        """A commit of this process (at `version`, None: unknown): the seats it newly asks, or
+        everyone when the game ended (worked out by the queue's task). `bots`: the seats bots
+        play (stand-ins too), never told."""
         if not self.available:
             return
         if over:
             self._put(Job("ended", table_id))
         else:
-            self._put(Job("your_turn", table_id, frozenset(bots), move=(before, after, seat)))
+            move = (before, after, seat)
+            self._put(Job("your_turn", table_id, frozenset(bots), version, move))
 
     def started(self, table_id: str, state: engine.State | None) -> None:
         """A game started here: everyone is asked to bid."""
@@ -171,12 +184,15 @@ class Pusher:
         seats = job.told()
         if job.kind != "ended" and not seats:
             return
-        here = set(self.online_here(job.table_id))
+        version = job.version if job.kind == "your_turn" else None
+        known = await self.known(job.table_id, version, HEARD_WAIT_SECONDS, seats)
+        here = set(known or ())
         if job.kind != "ended" and seats <= here:
-            # Every seat told has a socket open here (the usual case after a move): nobody to
-            # wake, and no query to find out (one per move otherwise).
+            # Every seat told is known online (the usual case after a move): nobody to wake, and
+            # no query to find out (one per move otherwise).
             self.metrics.push_skipped.labels("watching").inc(len(seats))
             return
+        self.metrics.push_lookups.inc()
         seated = await self.store.seated(job.table_id, now, self.stale)
         every = timedelta(minutes=self.settings.push_every_minutes)
         for person in self._told(job.kind, seats, seated):

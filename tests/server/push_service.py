@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import http_ece
+import httpx
 from aiohttp import web
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from tests.ports import free_port
+from tests.server.harness import ServerProcess, join
 
 
 def b64url(raw: bytes) -> str:
@@ -91,3 +93,13 @@ class PushService:
     async def __aexit__(self, *exc: object) -> None:
         if self.runner is not None:
             await self.runner.cleanup()
+
+
+async def signed_in(server: ServerProcess, table_id: str, name: str) -> tuple[Any, Any]:
+    """A browser of its own (its cookie's player) seated at the table as `name`."""
+    http = httpx.AsyncClient(base_url=server.http, timeout=20)
+    assert (await http.get("/api/me")).status_code == 200
+    seat = await join(http, table_id, name)
+    link = {"table_id": table_id, "token": seat.token}
+    assert (await http.post("/api/me/seats", json=link)).status_code == 204
+    return http, seat

@@ -31,7 +31,7 @@ from tests.server.harness import (
     start,
     stop_tasks,
 )
-from tests.server.push_service import Browser, PushService
+from tests.server.push_service import Browser, PushService, signed_in
 from tests.server.timed import move_clocks_while_waiting
 
 EVERY = 10 * 60  # PUSH_EVERY_MINUTES=10, in seconds
@@ -70,16 +70,6 @@ def _metric(text: str, name: str) -> float:
         for line in text.splitlines()
         if line.startswith(name) and not line.startswith("#")
     )
-
-
-async def _signed_in(server: ServerProcess, table_id: str, name: str) -> tuple[Any, Any]:
-    """A browser of its own (its cookie's player) seated at the table as `name`."""
-    http = httpx.AsyncClient(base_url=server.http, timeout=20)
-    assert (await http.get("/api/me")).status_code == 200
-    seat = await join(http, table_id, name)
-    link = {"table_id": table_id, "token": seat.token}
-    assert (await http.post("/api/me/seats", json=link)).status_code == 204
-    return http, seat
 
 
 async def test_pushes_reach_a_player_away_from_the_table(
@@ -127,7 +117,7 @@ async def _at_the_table(
     browsers: dict[str, Browser] = {}
     seats = {}
     for name in ("Ann", "Bob", "Cid"):
-        http, seats[name] = await _signed_in(server, table_id, name)
+        http, seats[name] = await signed_in(server, table_id, name)
         https.append(http)
         browsers[name] = service.browser(name)
         r = await http.post("/api/me/push", json=browsers[name].subscription())

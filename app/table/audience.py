@@ -20,6 +20,7 @@ from app.core.messages import ErrorOut, HelloOut, TableMsg
 from app.core.schemas import PlayerOut, TableOut
 from app.store.presence import is_online
 from app.store.records import Arrival, TableRows, utcnow
+from app.table.heard import Heard
 from app.table.live_game import LiveGame, delta_frame, state_frame
 from app.table.ports import Actor
 from app.wire.outbox import Connection
@@ -57,15 +58,11 @@ class Audience:
         self.table_rows: TableRows | None = None
         self._table_push: asyncio.TimerHandle | None = None
         # Whether the rows in memory may miss a presence change of this process (read before
-        # it was written); when another process last told of a change here (monotonic); the
-        # seats whose departure is being written. Each keeps `online_known` from trusting them.
+        # it was written); the seats whose departure is being written; what the bus told of
+        # this table. Each keeps `online_known` from trusting the rows.
         self._rows_doubtful = False
-        self._heard_at = 0.0
         self._going: set[int] = set()
-        # The latest version of this table's game heard on the bus (this process's commits
-        # too), and what `heard_through` waits on.
-        self._heard_version = -1
-        self._heard_more: asyncio.Event | None = None
+        self.heard = Heard()  # what the bus told of this table
         # Sockets sent a frame of the game since they came (or last asked `sync`): the version
         # they hold is their sent_version, and the next frame may be a delta from it.
         self.holding: set[Connection] = set()
@@ -84,40 +81,13 @@ class Audience:
         if (
             rows is None
             or self._rows_doubtful
-            or rows.read_at <= max(self._heard_at, deaf_at)
+            or rows.read_at <= max(self.heard.changed_at, deaf_at)
             or not self.rows_fresh()
         ):
             return here
         now, stale = utcnow(), self.hub.presence.stale
         elsewhere = {s.seat for s in rows.seats if not s.bot and is_online(s, now, stale)}
         return here | (elsewhere - self._going)
-
-    def heard(self) -> None:
-        """Another process told of a change at this table (presence or lobby): the rows in
-        memory may not show it until read again (a refresh follows)."""
-        self._heard_at = time.monotonic()
-
-    def heard_commit(self, version: int) -> None:
-        """A commit of this table's game was heard on the bus (this process's own too)."""
-        if version > self._heard_version:
-            self._heard_version = version
-            if self._heard_more is not None:
-                self._heard_more.set()
-                self._heard_more = None
-
-    async def heard_through(self, version: int, timeout: float) -> bool:
-        """Wait until the bus has delivered this table's commit `version`: Postgres delivers
-        notices in the order their transactions committed, so every notice committed before
-        it (a seat's departure elsewhere) has been heard too. False after `timeout`."""
-        try:
-            async with asyncio.timeout(timeout):
-                while self._heard_version < version:
-                    if self._heard_more is None:
-                        self._heard_more = asyncio.Event()
-                    await self._heard_more.wait()
-        except TimeoutError:
-            return False
-        return True
 
     # -- sockets ---------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import ctypes
 import gc
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Collection, Coroutine, Mapping
 from typing import Any
 
@@ -32,6 +33,9 @@ log = logging.getLogger("dragonstones.hub")
 # While the database does not answer, a sweep is tried again this often (a room whose commit got
 # no answer, or a listener that was away, waits for it).
 SWEEP_RETRY_SECONDS = 1.0
+# Tables whose notices came with no room here, remembered (the latest this many): an arrival
+# takes a database round trip, far fewer notices than this.
+MISSED_KEPT = 4096
 
 
 def trim_memory() -> None:
@@ -68,6 +72,9 @@ class Hub:
         # A wait for a commit's notice ran out and no notice came since: the bus may be away,
         # so nobody waits again until one comes (app.table.push).
         self._unheard = False
+        # Tables notices came for while no room held them (monotonic time of the last), the
+        # latest few: a socket whose arrival read the table before such a notice reads again.
+        self._missed: OrderedDict[str, float] = OrderedDict()
         self.closed = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -128,7 +135,7 @@ class Hub:
         here = audience.connected_seats()
         if version is None or not self.bus.hears_presence or here.issuperset(asked):
             return here
-        if not await audience.heard_through(version, 0.0 if self._unheard else timeout):
+        if not await audience.heard.through(version, 0.0 if self._unheard else timeout):
             self._unheard = True
             return None
         return audience.online_known(self.deaf_at)
@@ -152,11 +159,13 @@ class Hub:
         self._unheard = False
         room = self.rooms.get(table_id)
         if room is None or self.closed:
+            if room is None:
+                self._note_missed(table_id)
             return
         if version is None:
-            room.audience.heard()
+            room.audience.heard.changed()
         else:
-            room.audience.heard_commit(version)
+            room.audience.heard.committed(version)
         game = room.game
         if version is not None and game is not None and version <= game.version:
             return  # our own commit, or already caught up
@@ -169,6 +178,17 @@ class Hub:
         ):
             return
         self._spawn(self._catch_up(table_id, version))
+
+    def _note_missed(self, table_id: str) -> None:
+        self._missed[table_id] = time.monotonic()
+        self._missed.move_to_end(table_id)
+        if len(self._missed) > MISSED_KEPT:
+            self._missed.popitem(last=False)
+
+    def missed_since(self, table_id: str, read_at: float) -> bool:
+        """Whether a notice for this table came, while no room held it, after `read_at` (an
+        arrival's read began then: the room made after it may have missed a start or a move)."""
+        return self._missed.get(table_id, -1.0) >= read_at
 
     def on_chat(self, table_id: str, seq: int) -> None:
         """A line of a table's feed was stored somewhere: deliver it if we hold the table."""

@@ -64,6 +64,10 @@ class Services(Protocol):
     def sweep_soon(self) -> None:
         """Catch up, as soon as the database answers, every room that missed something."""
 
+    def missed_since(self, table_id: str, read_at: float) -> bool:
+        """Whether a notice for this table came after `read_at` while no room held it."""
+        ...
+
 
 class Actor(Idle, Protocol):
     """A table's room as its collaborators see it: its game, the process around it, and

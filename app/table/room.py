@@ -316,7 +316,14 @@ class Room:
             back = await self.audience.arrive(conn, since, arrival)
             if back is None:
                 return  # the table is closed, and so is the socket
-            if arrival is not None and not arrival.has_game and self.game is None:
+            rows = arrival.rows if arrival is not None else None
+            missed = rows is not None and self.hub.missed_since(self.table_id, rows.read_at)
+            if missed:
+                # A notice for this table came while the arrival read it, before this room
+                # was made to hear it: the game and the table are read again.
+                self.audience.heard.changed()
+                self.audience.refresh_table()
+            if arrival is not None and not arrival.has_game and self.game is None and not missed:
                 game = None  # not started, as the arrival's statement read
             else:
                 game = await self.load()

@@ -5,10 +5,13 @@ a subscription: its P-256 key and auth secret, which decrypt what it receives (`
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from tests.ports import free_port
-from tests.server.harness import ServerProcess, join
+from tests.server.harness import SeatClient, ServerProcess, join
 
 
 def b64url(raw: bytes) -> str:
@@ -103,3 +106,39 @@ async def signed_in(server: ServerProcess, table_id: str, name: str) -> tuple[An
     link = {"table_id": table_id, "token": seat.token}
     assert (await http.post("/api/me/seats", json=link)).status_code == 204
     return http, seat
+
+
+@dataclass(eq=False)
+class Player(SeatClient):
+    """A person at the table who answers with the strategy, unless paused."""
+
+    paused: bool = False
+
+    async def maybe_act(self) -> None:
+        if not self.paused:
+            await super().maybe_act()
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait (for the sockets read meanwhile and the server's work, not for time) until
+    `check()` holds."""
+    ends = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < ends, f"not reached within {timeout} s: {what}"
+        await asyncio.sleep(0.02)
+
+
+async def read_forever(client: Player) -> None:
+    """Read the client's socket and answer its prompts (unless paused) until cancelled."""
+    while True:
+        await client.recv(timeout=3600)
+        await client.maybe_act()
+
+
+def metric(text: str, name: str) -> float:
+    """The sum of a /metrics text's samples whose line starts with `name`."""
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith(name) and not line.startswith("#")
+    )

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -31,45 +30,19 @@ from tests.server.harness import (
     start,
     stop_tasks,
 )
-from tests.server.push_service import Browser, PushService, signed_in
+from tests.server.push_service import (
+    Browser,
+    Player,
+    PushService,
+    metric,
+    read_forever,
+    signed_in,
+    until,
+)
 from tests.server.timed import move_clocks_while_waiting
 
 EVERY = 10 * 60  # PUSH_EVERY_MINUTES=10, in seconds
 RETRY = 30  # PUSH_RETRY_SECONDS
-
-
-@dataclass(eq=False)
-class Player(SeatClient):
-    """A person at the table who answers with the strategy, unless paused."""
-
-    paused: bool = False
-
-    async def maybe_act(self) -> None:
-        if not self.paused:
-            await super().maybe_act()
-
-
-async def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    """Wait (for the sockets read meanwhile and the server's work, not for time) until
-    `check()` holds."""
-    ends = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < ends, f"not reached within {timeout} s: {what}"
-        await asyncio.sleep(0.02)
-
-
-async def _read(client: Player) -> None:
-    while True:
-        await client.recv(timeout=3600)
-        await client.maybe_act()
-
-
-def _metric(text: str, name: str) -> float:
-    return sum(
-        float(line.rsplit(" ", 1)[1])
-        for line in text.splitlines()
-        if line.startswith(name) and not line.startswith("#")
-    )
 
 
 async def test_pushes_reach_a_player_away_from_the_table(
@@ -145,14 +118,14 @@ async def _at_the_table(
         for client in (ann, bob):
             await client.connect()
             await client.arrived()  # shown at the table before the game starts
-            readers.append(asyncio.create_task(_read(client)))
+            readers.append(asyncio.create_task(read_forever(client)))
         await start(ann_http, seats["Ann"])
 
         async def metrics() -> str:
             return (await ann_http.get("/metrics")).text
 
         # 1. The game starts: everyone is asked to bid; only Cid, away, is pushed.
-        await _until(lambda: len(service.delivered("Cid")) == 1, "Cid's first push")
+        await until(lambda: len(service.delivered("Cid")) == 1, "Cid's first push")
         push = browsers["Cid"].read(service.delivered("Cid")[0].body)
         assert push["kind"] == "your_turn" and push["table_id"] == table_id, push
         assert push["body"] == "Your turn at Ann's table" and push["host"] == "Ann", push
@@ -166,16 +139,16 @@ async def _at_the_table(
             ann.paused = bob.paused = True
             cid.prompts, cid.version = [], None  # what its last visit saw is past
             await cid.connect()
-            reader = asyncio.create_task(_read(cid))
+            reader = asyncio.create_task(read_forever(cid))
             try:
-                await _until(
+                await until(
                     lambda: bool(cid.prompts) and cid.my_prompt() is None and cid.pending is None,
                     "Cid's turn played",
                 )
             finally:
                 await stop_tasks(reader)
                 await cid.close()
-            await _until(
+            await until(
                 lambda: (
                     ann.table is not None and not ann.table["players"][cid.seat or 0]["connected"]
                 ),
@@ -186,17 +159,17 @@ async def _at_the_table(
             ann.paused = bob.paused = False
             await ann.maybe_act()
             await bob.maybe_act()
-            await _until(lambda: cid.seat in {p["seat"] for p in ann.prompts}, "Cid asked again")
+            await until(lambda: cid.seat in {p["seat"] for p in ann.prompts}, "Cid asked again")
 
         # 2. Cid's next turn, past the rate limit's window: one more push.
         await cid_takes_a_turn()
         await advance(ann_http, EVERY + 1)
         await others_play_on()
-        await _until(lambda: len(service.delivered("Cid")) == 2, "Cid's second push")
+        await until(lambda: len(service.delivered("Cid")) == 2, "Cid's second push")
         assert browsers["Cid"].read(service.delivered("Cid")[1].body)["kind"] == "your_turn"
 
         # 3. Another turn within the window: no push (the rate limit holds).
-        skipped = _metric(await metrics(), 'dragonstones_push_skipped_total{why="rate_limited"}')
+        skipped = metric(await metrics(), 'dragonstones_push_skipped_total{why="rate_limited"}')
         await cid_takes_a_turn()
         await advance(ann_http, 60)
         await others_play_on()
@@ -208,12 +181,12 @@ async def _at_the_table(
         await cid_takes_a_turn()
         await advance(ann_http, EVERY + 1)
         await others_play_on()
-        await _until(lambda: len(service.requests["Cid"]) == 3, "the refused attempt")
+        await until(lambda: len(service.requests["Cid"]) == 3, "the refused attempt")
         assert len(service.delivered("Cid")) == 2
         await advance(ann_http, RETRY + 1)
-        await _until(lambda: len(service.delivered("Cid")) == 3, "the retried push")
+        await until(lambda: len(service.delivered("Cid")) == 3, "the retried push")
         text = await metrics()
-        assert _metric(text, 'dragonstones_push_failures_total{reason="http_503"}') == 1
+        assert metric(text, 'dragonstones_push_failures_total{reason="http_503"}') == 1
 
         # 5. Ann hands the absent Cid's seat to a stand-in: Cid is told. (Ann and Bob wait, so
         # that the stand-in plays only Cid's open prompt.)
@@ -223,12 +196,10 @@ async def _at_the_table(
             f"/api/tables/{table_id}/seats/{cid.seat}/standin", headers=bearer(seats["Ann"])
         )
         assert r.status_code == 200, r.text
-        await _until(lambda: len(service.delivered("Cid")) == 4, "the stand-in's push")
+        await until(lambda: len(service.delivered("Cid")) == 4, "the stand-in's push")
         push = browsers["Cid"].read(service.delivered("Cid")[3].body)
         assert push["kind"] == "stand_in" and push["host"] == "Ann", push
-        await _until(
-            lambda: cid.seat not in {p["seat"] for p in ann.prompts}, "the stand-in played"
-        )
+        await until(lambda: cid.seat not in {p["seat"] for p in ann.prompts}, "the stand-in played")
 
         # Nobody watching the table was ever pushed.
         assert service.requests["Ann"] == [] and service.requests["Bob"] == []
@@ -255,11 +226,11 @@ async def _at_the_table(
 
 async def _rate_limited_more(metrics: Callable[[], Any], before: float) -> bool:
     text = await metrics()
-    return _metric(text, 'dragonstones_push_skipped_total{why="rate_limited"}') > before
+    return metric(text, 'dragonstones_push_skipped_total{why="rate_limited"}') > before
 
 
 async def _gone(metrics: Callable[[], Any]) -> bool:
-    return _metric(await metrics(), 'dragonstones_push_failures_total{reason="gone"}') >= 1
+    return metric(await metrics(), 'dragonstones_push_failures_total{reason="gone"}') >= 1
 
 
 async def _until_async(check: Callable[[], Any], what: str, timeout: float = 30.0) -> None:
@@ -326,15 +297,15 @@ async def test_a_game_played_for_an_absent_player_ends_with_a_push_and_the_key_i
             def kinds() -> list[str]:
                 return [phone.read(r.body)["kind"] for r in service.delivered("phone")]
 
-            await _until(lambda: "ended" in kinds(), "the game's end pushed")
+            await until(lambda: "ended" in kinds(), "the game's end pushed")
             assert kinds()[0] == "your_turn" and kinds().count("stand_in") == 1, kinds()
             assert kinds().count("ended") == 1
             ended = phone.read(service.delivered("phone")[-1].body)
             assert ended["body"] == "The game at Cid's table ended", ended
             text = (await cid_http.get("/metrics")).text
-            assert _metric(text, 'dragonstones_push_failures_total{reason="unreachable"}') >= 1
-            assert _metric(text, 'dragonstones_push_failures_total{reason="gave_up"}') >= 1
-            assert _metric(text, "dragonstones_push_sent_total") == len(kinds())
+            assert metric(text, 'dragonstones_push_failures_total{reason="unreachable"}') >= 1
+            assert metric(text, 'dragonstones_push_failures_total{reason="gave_up"}') >= 1
+            assert metric(text, "dragonstones_push_sent_total") == len(kinds())
 
             # Signing out ends the alerts: everywhere, every browser's; here, this browser's.
             assert await _subscriptions(database, "Cid") == 2

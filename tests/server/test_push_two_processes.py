@@ -29,23 +29,9 @@ from tests.server.harness import (
     start,
     stop_tasks,
 )
-from tests.server.push_service import PushService, signed_in
-from tests.server.test_push import Player
+from tests.server.push_service import Player, PushService, metric, read_forever, signed_in, until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.serial]
-
-
-async def _until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    ends = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < ends, f"not reached within {timeout} s: {what}"
-        await asyncio.sleep(0.02)
-
-
-async def _read(client: Player) -> None:
-    while True:
-        await client.recv(timeout=3600)
-        await client.maybe_act()
 
 
 @contextlib.asynccontextmanager
@@ -84,14 +70,6 @@ def _answered(client: Player, actions: int) -> bool:
         return False
     last = client.acks[list(client.sent)[-1]]
     return client.version is not None and client.version >= last and client.my_prompt() is None
-
-
-def _sent(text: str) -> float:
-    return sum(
-        float(line.rsplit(" ", 1)[1])
-        for line in text.splitlines()
-        if line.startswith("dragonstones_push_sent_total")
-    )
 
 
 async def test_a_move_here_pushes_a_seat_that_left_the_other_process_and_no_other(
@@ -145,9 +123,9 @@ async def _play(
             await client.connect()
             await client.arrived()
         ann.paused = bob.paused = True  # Cid bids first
-        readers += [asyncio.create_task(_read(c)) for c in (ann, bob, cid)]
+        readers += [asyncio.create_task(read_forever(c)) for c in (ann, bob, cid)]
         await start(https[0], seats["Ann"])
-        await _until(lambda: _answered(cid, 1), "Cid's bid")
+        await until(lambda: _answered(cid, 1), "Cid's bid")
 
         # 1. Cid, online on the second process, is asked again by a move of Ann's or Bob's on
         # the first: not pushed.
@@ -155,14 +133,14 @@ async def _play(
         ann.paused = bob.paused = False
         await ann.maybe_act()
         await bob.maybe_act()
-        await _until(lambda: cid.my_prompt() is not None, "Cid asked again")
+        await until(lambda: cid.my_prompt() is not None, "Cid asked again")
         ann.paused = bob.paused = True
 
         # 2. Cid answers (what it is asked, until the game waits for the others) and leaves the
         # second process; the database shows Cid away.
         cid.paused = False
         await cid.maybe_act()
-        await _until(lambda: _answered(cid, 2), "Cid's answers")
+        await until(lambda: _answered(cid, 2), "Cid's answers")
         cid.paused = True
         await stop_tasks(readers.pop())
         async with _presence_watch(database, table_id, cid.seat or 0) as away:
@@ -173,11 +151,11 @@ async def _play(
             ann.paused = bob.paused = False
             await ann.maybe_act()
             await bob.maybe_act()
-        await _until(lambda: len(service.delivered("Cid")) == 1, "Cid's push")
+        await until(lambda: len(service.delivered("Cid")) == 1, "Cid's push")
         push = browsers["Cid"].read(service.delivered("Cid")[0].body)
         assert push["kind"] == "your_turn" and push["table_id"] == table_id, push
         # Only that one: the first process sent one push in all, nobody watching was pushed.
-        sent = _sent((await https[0].get("/metrics")).text)
+        sent = metric((await https[0].get("/metrics")).text, "dragonstones_push_sent_total")
         assert sent == 1, f"the first process sent {sent} pushes"
         assert len(service.requests["Cid"]) == 1, service.requests["Cid"]
         assert service.requests["Ann"] == [] and service.requests["Bob"] == []

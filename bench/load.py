@@ -18,6 +18,8 @@ client acting at machine speed: it reads its prompt from each `state` (a prompt 
 has `max` or `options`), bids uniformly within `max` or picks a uniform option. With `--pace
 SECONDS`, each seat first thinks for a random time with that mean (exponential), like people, so
 that many games play at a human rate below saturation. A finished game is replaced by a new one.
+Every socket keeps alive as the page does: no WebSocket pings of its own (a browser sends none; it
+answers the server's), a `ping` message every 25 s.
 After `--warmup` seconds it measures for `--seconds`:
 
 - committed actions/s: acks (not duplicates) received in the window;
@@ -282,6 +284,10 @@ async def echo_reference(port: int, seconds: float) -> dict[str, float | None]:
 # == the load client (runs in its own process) ======================================================
 
 
+# static/js/socket.js: an open page sends `{"type":"ping"}` this often.
+PAGE_PING_SECONDS = 25.0
+
+
 @dataclass
 class Stats:
     start: float = float("inf")
@@ -329,6 +335,7 @@ class Sock:
     thinking: bool = False  # --pace: a think time is running before its next action
     doc: dict[str, Any] | None = None  # --deltas: the view and prompts held, deltas applied
     game_id: str = ""
+    pinged_at: float = 0.0  # the last keepalive `ping` sent, as the page sends one every 25 s
 
 
 @dataclass(eq=False)
@@ -420,7 +427,11 @@ class Client:
             open_timeout=30,
             close_timeout=2,
             local_addr=(source_address(sock.game.n), 0),
+            # A browser sends no WebSocket pings (it answers the server's); the page sends a
+            # `ping` message every PAGE_PING_SECONDS instead (the watchdog, below).
+            ping_interval=None,
         )
+        sock.pinged_at = now()
 
     async def send(self, sock: Sock, action: dict[str, Any], action_id: str | None = None) -> None:
         sent = now()
@@ -550,6 +561,10 @@ class Client:
             await asyncio.sleep(0.5)
             t = now()
             for sock in list(self.socks):
+                if sock.ws is not None and t - sock.pinged_at >= PAGE_PING_SECONDS:
+                    sock.pinged_at = t
+                    with contextlib.suppress(Exception):
+                        await sock.ws.send('{"type":"ping"}')
                 if sock.seat is None or sock.over or sock.ws is None:
                     continue
                 with contextlib.suppress(Exception):

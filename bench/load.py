@@ -46,6 +46,11 @@ socket sending the player's cookie, as a browser does), a first storm of each ki
 rounds of a storm of each kind back to back (the order swapped every round); each round and the
 medians are printed: what the identity adds to a seat socket's handshake.
 
+With `--no-replace`, a game that ends in the window keeps its sockets open and is not replaced:
+the window holds play alone (and games ending), no lobby calls and no handshakes, as in
+boardgame.io's peer, whose matches never end (the figure to set beside it; without the flag each
+finished game's successor is made, joined, started and connected in the window).
+
 With `--deltas` every socket asks for `delta` frames (`deltas=1`, as the browser does), applies
 them to the view and prompts it holds, and asks for the whole state (`sync`) when one does not
 follow. Either way the game frames received (`state` and `delta`) are counted: bytes per action
@@ -628,6 +633,8 @@ class Client:
                     STATS.errors[f"client: {task.exception()!r}"[:120]] += 1
             if all(s.over for s in game.seats):
                 STATS.games_finished += 1
+            if self.cfg.get("no_replace") and now() >= STATS.start:
+                await self.stop.wait()  # its sockets stay open, as the peer's do
         finally:
             stopper.cancel()
             for task in readers:
@@ -639,9 +646,10 @@ class Client:
                         await asyncio.wait_for(sock.ws.close(), 2)
 
     async def table(self, n: int, setup: asyncio.Semaphore) -> None:
-        """Game after game at table slot n until the bench stops."""
+        """Game after game at table slot n until the bench stops (--no-replace: none begins
+        in the window)."""
         gen = 0
-        while not self.stop.is_set():
+        while not self.stop.is_set() and not (self.cfg.get("no_replace") and now() >= STATS.start):
             await self.play(n, gen, setup)
             gen += 1
 
@@ -1246,6 +1254,7 @@ def bench(args: argparse.Namespace) -> int:
             "handshake_watched": args.handshake_watched,
             "deltas": args.deltas,
             "spectators": spectators(args),
+            "no_replace": args.no_replace,
         }
         client = subprocess.Popen(
             [sys.executable, __file__, "--client"],
@@ -1372,6 +1381,12 @@ def main() -> int:
         "--deltas",
         action="store_true",
         help="every socket asks for delta frames (deltas=1), as the browser client does",
+    )
+    parser.add_argument(
+        "--no-replace",
+        action="store_true",
+        help="a game that ends in the window is not replaced (as in boardgame.io's peer, whose "
+        "matches never end): no lobby calls or new sockets in the window, only play",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)

@@ -44,7 +44,10 @@ async def _open_table(
     tx: TableWrite, table_id: str, message: str = "this table's game has started"
 ) -> TableRec:
     """The table, which must not have started: the lobby changes only open tables."""
-    table = await tx.table(table_id)
+    return _must_be_open(await tx.table(table_id), message)
+
+
+def _must_be_open(table: TableRec, message: str = "this table's game has started") -> TableRec:
     if table.status == "closed":
         raise closed_error()
     if table.status != "open":
@@ -127,34 +130,37 @@ class Lobby:
                 f"of them (its invite link), or open another in {wait} s",
             )
 
-    async def close_if_stale(self, table_id: str) -> bool:
-        """Close the table now if nobody has been connected to it for the idle time (the
-        closing task may not have come by yet). Call with the table's room held."""
+    def _stale(self, table_id: str, table: TableRec, seats: list[SeatRec]) -> bool:
         presence = self.hub.presence
-        now = utcnow()
-        rows = await self.reads.table(table_id)
-        if not is_stale(
-            rows.table, rows.seats, now, presence.stale, presence.idle,
-            self.hub.online_seats(table_id),
-        ):  # fmt: skip
-            return False
-        if await presence.close_if_idle(table_id, now - presence.idle):
+        return is_stale(
+            table, seats, utcnow(), presence.stale, presence.idle, self.hub.online_seats(table_id)
+        )
+
+    async def _close_stale(self, table_id: str) -> None:
+        """Close a table found stale (unless someone came back meanwhile) and tell everyone."""
+        presence = self.hub.presence
+        if await presence.close_if_idle(table_id, utcnow() - presence.idle):
             room = self.hub.peek(table_id)
             if room is not None:
                 await room.audience.send_table_now()
             await self.hub.bus.publish(table_id, None)
-        return True
 
     async def join(self, *, table_id: str, name: str, need_online: bool = False) -> JoinOut:
         """Take the lowest free seat. `need_online` (quick play): only beside someone online."""
         async with self.hub.hold(table_id) as room:
-            if await self.close_if_stale(table_id):
-                raise closed_error()
+            stale = False
             for _attempt in range(5):
                 try:
                     async with self.tables.write() as tx:
-                        table = await _open_table(tx, table_id)
+                        # The table and its seats, read once: whether nobody has been connected
+                        # for the idle time (then it closes, below, the closing task may not
+                        # have come by yet), and where the seat goes.
+                        table = await tx.table(table_id)
                         seats = await tx.seats(table_id)
+                        if self._stale(table_id, table, seats):
+                            stale = True
+                            break  # nothing written
+                        _must_be_open(table)
                         if need_online and not self.listing.online_now(table_id, seats, utcnow()):
                             raise ServiceError(Code.CONFLICT, "nobody at this table is online")
                         if len(seats) >= table.seats:
@@ -179,6 +185,9 @@ class Lobby:
                     continue
             else:
                 raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
+            if stale:
+                await self._close_stale(table_id)
+                raise closed_error()
             await self._changed(room)
             await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
         return JoinOut(table_id=table_id, seat=free, token=token)

@@ -70,7 +70,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         pool = PgPool(db)
         games, arrivals = PgGames(db, channel, pool), PgArrivals(pool, channel)
         tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
-        feeds = PgFeeds(db, channel)
+        feeds = PgFeeds(db, channel, pool)
         bus = _pg_bus(db, pool, channel, received)
 
     async def close() -> None:

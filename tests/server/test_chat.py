@@ -248,8 +248,11 @@ async def test_spectators_channel_reaches_only_players_who_show_it(
     await a.say("players line")
     for c in (a, b, w1, w2):
         await c.wait_line(lambda x: x.get("text") == "players line")
-    # Bob hides it again: nothing more from the spectators reaches him.
+    # Bob hides it again: nothing more from the spectators reaches him. (His socket's messages
+    # are handled in order: its pong says the hiding is done before w1 speaks on another one.)
     await b.send_json({"type": "chat_show", "spectators": False})
+    await b.send_json({"type": "ping"})
+    await b.wait_for(lambda m: m["type"] == "pong")
     await w1.say("zq third")
     await w1.wait_line(lambda x: x.get("text") == "zq third")
     await a.say("after zq third")

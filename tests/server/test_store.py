@@ -4,6 +4,7 @@ does not answer is `StoreUnavailable`), whichever database is behind it."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -133,3 +134,28 @@ async def test_an_arrival_reads_the_same_on_both_databases(stores: Stores) -> No
     with pytest.raises(ServiceError) as refused:
         await stores.arrivals.look(new_id(), 0.0)
     assert refused.value.code == "not_found"
+
+
+async def test_lines_written_at_once_take_every_number_once(stores: Stores) -> None:
+    """A table's lines written all at once: numbered 1..n without a gap or a repeat, each with
+    what it was given. On Postgres a line first tries one statement; those that find their number
+    taken meanwhile take the locked way (the test fails if they are refused instead)."""
+    table_id = new_id()
+    async with stores.tables.write() as tx:
+        await tx.add_table(TableRec(id=table_id, seats=3))
+    lines = await asyncio.gather(
+        *(
+            stores.feeds.append(
+                table_id, channel="notices", kind="joined", data={"n": n} if n % 2 else None
+            )
+            for n in range(40)
+        )
+    )
+    assert sorted(line.id for line in lines) == list(range(1, 41))
+    stored = await stores.feeds.after(table_id, 0)
+    assert [line.id for line in stored] == list(range(1, 41))
+    by_id = {line.id: line for line in lines}
+    assert [(s.kind, s.data) for s in stored] == [
+        (by_id[s.id].kind, by_id[s.id].data) for s in stored
+    ]
+    assert sorted(n for s in stored if s.data for n in s.data.values()) == list(range(1, 40, 2))

@@ -1,14 +1,15 @@
 """A table feed's persistence: append a line under the next per-table number, read lines back.
 
 A line's number (`seq`) is the table's highest plus one, taken in the insert statement itself. On
-Postgres a line is first written, numbered and told in one statement (one round trip: a line
+Postgres a line is first numbered, written and told in one statement (one round trip: a line
 alone, as nearly every one is); if another writer of the table took that number meanwhile, the
 unique (table_id, seq) refuses it and it takes the careful way: the writers of one table take
 turns on a transaction-scoped advisory lock, so each reads the number its predecessor committed;
-should two ever read the same highest anyway, the second takes the next number. So a committed line n always
-follows a committed n - 1, and reading "after n" never skips a line committed later. On Postgres
-the same transaction sends `NOTIFY <channel>, '<table_id>:chat:<seq>'` (app.store.bus), delivered
-when it commits (`PgFeeds`); SQLite has one writer at a time and one process to tell.
+should two ever read the same highest anyway, the second takes the next number. So a committed
+line n always follows a committed n - 1, and reading "after n" never skips a line committed later.
+On Postgres the line's statement or transaction sends `NOTIFY <channel>, '<table_id>:chat:<seq>'`
+(app.store.bus), delivered when it commits (`PgFeeds`); SQLite has one writer at a time and one
+process to tell.
 """
 
 from __future__ import annotations

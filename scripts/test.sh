@@ -38,9 +38,9 @@ fi
 
 reports=tests/artifacts/junit  # kept after the run, for a closer look
 rm -rf "$reports" && mkdir -p "$reports"
-# One worker more than cores: at one per core the cores were idle a fifth of the time (tests wait
-# on their servers, browsers and Postgres); with one more they are busy throughout (2 cores: the
-# parallel part 764 -> 632 s).
+# One worker more than cores: at one per core the cores idled about a sixth of the time (tests
+# wait on their servers, browsers and Postgres); with one more they are busy 97% of it (2 cores:
+# the parallel part 764 -> 632 s).
 workers=${PYTEST_WORKERS:-$(($(nproc) + 1))}
 
 # One part of the suite; exit 5 (no test selected, e.g. no `serial` test left) is not a failure.

@@ -76,6 +76,12 @@ class Metrics:
             "commit notifications received from the database",
             registry=r,
         )
+        self.tables_read_again = Counter(
+            "dragonstones_tables_read_again",
+            "lobby notices of other processes on which a table held here was read again (this "
+            "process's own changes are not: it told its sockets when it made them)",
+            registry=r,
+        )
         self.remote_versions = Counter(
             "dragonstones_remote_versions",
             "versions other processes committed, applied here from their notification or read "

@@ -74,9 +74,10 @@ class Lobby:
         return self.hub.listing
 
     async def _changed(self, room: Room) -> TableOut:
-        """Tell this process's sockets and the other processes; answer the table as it is."""
+        """Tell this process's sockets and the other processes; answer the table as it is. (This
+        process reads nothing more for it: the notice it hears back only names the table.)"""
         table = await room.audience.send_table_now()
-        await self.hub.bus.publish(room.table_id, None)
+        await self.hub.bus.publish_change(room.table_id)
         return table
 
     async def create_table(

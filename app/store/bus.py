@@ -4,11 +4,14 @@ Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<
 (see app.store.games), where `<action>` is the JSON array `[seat, action_id, action, events,
 deadline_at, deadline_key]` of the committed action, so that other processes replay it without
 reading it back; an action too long for NOTIFY's 8000 bytes is sent as `'<table_id>:<version>'`
-and read back. The lobby sends `'<table_id>:'` after it changes a table (seats, start). Each
+and read back. The lobby sends `'<table_id>:@<origin>'` after it changes a table's seats or
+settings: `<origin>` names the process, which told its own sockets already and hears back only
+the table's id (`on_own`); `'<table_id>:0'` when it starts the game. Other changes of a table
+(stand-ins, a table closed) are sent as `'<table_id>:'`, which every process reads again. Each
 process LISTENs on one dedicated asyncpg connection that reconnects by itself (trying again every
 second at most while the database is away); after a reconnect it asks for a sweep, since
-notifications sent meanwhile are lost. SQLite has one process: the
-in-process bus delivers the lobby's messages to the same process. Should a second process share the
+notifications sent meanwhile are lost. SQLite has one process: the in-process bus delivers the
+lobby's messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
 A table feed's line (app.table.chat) is announced as `'<table_id>:chat:<seq>'` on Postgres.
@@ -97,6 +100,11 @@ class LocalBus:
         self.origin = secrets.token_hex(6)  # this process, in payloads it ignores
         # One process: the feed delivers its own lines itself; nothing to hear.
         self.on_chat: ChatHandler | None = None
+        self.on_own: Callable[[str], None] | None = None
+
+    async def publish_change(self, table_id: str) -> None:
+        if self.on_own is not None:
+            self.on_own(table_id)
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
         self.handler = handler
@@ -180,6 +188,7 @@ class PgBus:
         self.origin = secrets.token_hex(6)
         self._own = f":@{self.origin}"
         self.on_chat: ChatHandler | None = None  # set by the hub
+        self.on_own: Callable[[str], None] | None = None  # set by the hub
         self.on_reconnect: Callable[[], None] = lambda: None
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -196,9 +205,15 @@ class PgBus:
     async def publish(self, table_id: str, version: int | None) -> None:
         await self._notify(self.channel, f"{table_id}:{'' if version is None else version}")
 
+    async def publish_change(self, table_id: str) -> None:
+        # Other processes parse it as `'<table_id>:'` (app.store.bus.parse), older ones too.
+        await self._notify(self.channel, f"{table_id}{self._own}")
+
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()
         if payload.endswith(self._own):
+            if self.on_own is not None:
+                self.on_own(payload.partition(":")[0])
             return
         chat = parse_chat(payload)
         if chat is not None:

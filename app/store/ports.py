@@ -200,12 +200,19 @@ class Bus(Protocol):
 
     origin: str  # this process, in the payloads it ignores
     on_chat: ChatHandler | None
+    # This process's own lobby and presence notices, heard back: the table's id only.
+    on_own: Callable[[str], None] | None
     # Other processes' presence changes reach this one as notices, as they happen (Postgres);
     # else (SQLite) only this process's own are known without a read.
     hears_presence: bool
 
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None: ...
     async def publish(self, table_id: str, version: int | None) -> None: ...
+    async def publish_change(self, table_id: str) -> None:
+        """A lobby change this process made under the table's room and has told that room's
+        sockets of: the other processes read the table again; this one hears only its table's
+        id (`on_own`)."""
+
     async def close(self) -> None: ...
 
 

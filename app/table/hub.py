@@ -57,6 +57,7 @@ class Hub:
         self.feeds = stores.feeds  # table chat (app.table.chat)
         self.chat_guard = ChatGuard(settings)  # chat limits and spectators' labels
         self.bus.on_chat = self.on_chat
+        self.bus.on_own = self.on_own_change
         self.reads = stores.reads
         self.presence = stores.presence  # presence stored in the database
         # Tables as they are shown: their rows, with this process's sockets.
@@ -164,6 +165,7 @@ class Hub:
             return
         if version is None:
             room.audience.heard.changed()
+            self.metrics.tables_read_again.inc()
         else:
             room.audience.heard.committed(version)
         game = room.game
@@ -178,6 +180,14 @@ class Hub:
         ):
             return
         self._spawn(self._catch_up(table_id, version))
+
+    def on_own_change(self, table_id: str) -> None:
+        """A lobby or presence change this process made, heard back: the room that held the
+        table told its sockets then (nothing to read again, unlike another process's change);
+        with no room now, an arrival whose read began before it reads again."""
+        self._unheard = False  # the bus hears
+        if table_id not in self.rooms:
+            self._note_missed(table_id)
 
     def _note_missed(self, table_id: str) -> None:
         self._missed[table_id] = time.monotonic()

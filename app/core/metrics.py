@@ -78,8 +78,8 @@ class Metrics:
         )
         self.tables_read_again = Counter(
             "dragonstones_tables_read_again",
-            "lobby notices of other processes on which a table held here was read again (this "
-            "process's own changes are not: it told its sockets when it made them)",
+            "lobby notices on which a table held here was read again (not the seat and "
+            "settings changes this process made: it told its sockets when it made them)",
             registry=r,
         )
         self.remote_versions = Counter(

@@ -11,7 +11,7 @@ the table's id (`on_own`); `'<table_id>:0'` when it starts the game. Other chang
 process LISTENs on one dedicated asyncpg connection that reconnects by itself (trying again every
 second at most while the database is away); after a reconnect it asks for a sweep, since
 notifications sent meanwhile are lost. SQLite has one process: the in-process bus delivers the
-lobby's messages to the same process. Should a second process share the
+other messages to the same process. Should a second process share the
 SQLite file anyway, SQLite's own change counter (`PRAGMA data_version`, read from the shared memory
 index, not from any table) tells this one that someone else committed, and a sweep catches up.
 A table feed's line (app.table.chat) is announced as `'<table_id>:chat:<seq>'` on Postgres.

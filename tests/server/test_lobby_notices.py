@@ -9,15 +9,13 @@ from typing import Any
 import httpx
 
 from tests.server.harness import Database, SeatClient, ServerProcess, create_table, join
+from tests.server.push_service import metric
 
 READ_AGAIN = "dragonstones_tables_read_again_total"
 
 
 async def _read_again(http: httpx.AsyncClient) -> float:
-    text = (await http.get("/metrics")).text
-    return float(
-        next(line for line in text.splitlines() if line.startswith(READ_AGAIN + " ")).split()[1]
-    )
+    return metric((await http.get("/metrics")).text, READ_AGAIN)
 
 
 def _names(client: SeatClient) -> set[str]:
@@ -34,33 +32,22 @@ async def test_a_lobby_change_is_read_again_only_by_the_other_processes(
         page = SeatClient(one.ws, table_id, ann.token, ann.seat)
         await page.connect()
         try:
-            await _watch(database, page, http1, server_factory, table_id)
+            await page.wait_for(lambda m: m["type"] == "table" and "Ann" in _names(page))
+            if database.backend == "sqlite":
+                # One process: its bus hands the notice back within the join's request.
+                await join(http1, table_id, "Bob")
+                await page.wait_for(lambda m: m["type"] == "table" and "Bob" in _names(page))
+                assert await _read_again(http1) == 0
+                return
+            two: ServerProcess = server_factory(database)
+            async with httpx.AsyncClient(base_url=two.http, timeout=20) as http2:
+                await join(http2, table_id, "Bob")  # another process: read again here
+                await join(http1, table_id, "Cy")  # this one: told at once, not read again
+                await join(http2, table_id, "Di")  # another: read again
+                # Di's table reaches Ann through the read her notice caused; Postgres delivers
+                # notices in the order their transactions committed, so Cy's was heard before.
+                await page.wait_for(lambda m: m["type"] == "table" and "Di" in _names(page))
+                assert {"Bob", "Cy"} <= _names(page)
+                assert await _read_again(http1) == 2
         finally:
             await page.close()
-
-
-async def _watch(
-    database: Database,
-    page: SeatClient,
-    http1: httpx.AsyncClient,
-    server_factory: Any,
-    table_id: str,
-) -> None:
-    """Ann's page on the first process; joins through it and, on Postgres, through a second."""
-    await page.wait_for(lambda m: m["type"] == "table" and "Ann" in _names(page))
-    if database.backend == "sqlite":
-        # One process: its bus hands the notice back within the join's request.
-        await join(http1, table_id, "Bob")
-        await page.wait_for(lambda m: m["type"] == "table" and "Bob" in _names(page))
-        assert await _read_again(http1) == 0
-        return
-    two: ServerProcess = server_factory(database)
-    async with httpx.AsyncClient(base_url=two.http, timeout=20) as http2:
-        await join(http2, table_id, "Bob")  # another process: read again here
-        await join(http1, table_id, "Cy")  # this one: told at once, not read again
-        await join(http2, table_id, "Di")  # another: read again
-        # Di's table reaches Ann through the read her notice caused; Postgres delivers
-        # notices in the order their transactions committed, so Cy's was heard before.
-        await page.wait_for(lambda m: m["type"] == "table" and "Di" in _names(page))
-        assert {"Bob", "Cy"} <= _names(page)
-        assert await _read_again(http1) == 2

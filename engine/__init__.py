@@ -40,7 +40,7 @@ from .prompts import (
 from .sample import sample_world
 from .serialize import dumps, loads
 from .state import GameState
-from .view import own, view, visible_events
+from .view import own, public_view, view, visible_events
 
 State = GameState
 
@@ -80,6 +80,7 @@ __all__ = [
     "new_game",
     "own",
     "prompts",
+    "public_view",
     "render_event",
     "replay",
     "sample_world",

@@ -11,7 +11,7 @@ from typing import Any
 from .events import complete
 from .ledger import stones_dict
 from .prompts import is_over, prompts
-from .state import COLOURS, Bid, GameState, Record
+from .state import COLOURS, Bid, GameState, Player, Record
 
 
 def _bids(bids: dict[int, Bid]) -> dict[str, Any]:
@@ -49,6 +49,20 @@ def _record(record: Record) -> dict[str, Any]:
 
 def view(st: GameState, seat: int | None) -> dict[str, Any]:
     """What `seat` may know (None: the public view, for spectators). JSON-serialisable."""
+    out = public_view(st)
+    if seat is not None:
+        out["me"] = own(st, seat)
+    return out
+
+
+def public_view(
+    st: GameState, before: tuple[GameState, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """`view(st, None)`. With `before`, an earlier state of the same game and its public view,
+    the players and auction records `st` shares with it (the same objects: a state's parts are
+    never changed once `apply` has returned it, engine/state.py) keep the very dicts of that
+    view, which a server building a view per version would otherwise build again. The result
+    may share those dicts with `before`'s view: neither is to be changed in place."""
     over = is_over(st)
     # The same list as prompts(state, seat=None); a choose prompt adds its public step.
     awaiting = prompts(st, None)
@@ -63,16 +77,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
                 "drawn": stones_dict(task.drawn),
             }
     out: dict[str, Any] = {
-        "players": [
-            {
-                "seat": p.seat,
-                "score": p.score,
-                "stones": stones_dict(p.stones),
-                "fairy_gold_spent": p.fairy_gold_spent,
-                "has_doppelganger": st.doppelganger == p.seat,
-            }
-            for p in st.players
-        ],
+        "players": _players(st, before),
         "bank": {
             "fairy_gold": st.bank.fairy_gold,
             "common_gold": st.bank.common_gold,
@@ -95,7 +100,7 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
             "tiebreak_submitted": sorted(st.sealed_tiebreak),
         },
         "specials": st.specials[:],
-        "turn_cards": [_record(r) for r in st.records],
+        "turn_cards": _turn_cards(st, before),
         "awaiting": awaiting,
         "pile_count": len(st.pile),
         "special_deck_count": len(st.special_deck),
@@ -121,9 +126,36 @@ def view(st: GameState, seat: int | None) -> dict[str, Any]:
         # JavaScript's numbers would round them.
         "seed": str(st.seed) if over else None,
     }
-    if seat is not None:
-        out["me"] = own(st, seat)
     return out
+
+
+def _player(st: GameState, p: Player) -> dict[str, Any]:
+    return {
+        "seat": p.seat,
+        "score": p.score,
+        "stones": stones_dict(p.stones),
+        "fairy_gold_spent": p.fairy_gold_spent,
+        "has_doppelganger": st.doppelganger == p.seat,
+    }
+
+
+def _players(st: GameState, before: tuple[GameState, dict[str, Any]] | None) -> list[Any]:
+    if before is None or before[0].doppelganger != st.doppelganger:
+        return [_player(st, p) for p in st.players]
+    old, shown = before[0].players, before[1]["players"]
+    if len(old) != len(st.players):
+        return [_player(st, p) for p in st.players]
+    return [shown[i] if p is old[i] else _player(st, p) for i, p in enumerate(st.players)]
+
+
+def _turn_cards(st: GameState, before: tuple[GameState, dict[str, Any]] | None) -> list[Any]:
+    # An auction's record is kept to the end of the turn and mostly unchanged: the turn's
+    # cards are most of a view (and of the time to build one).
+    if before is None:
+        return [_record(r) for r in st.records]
+    old, shown = before[0].records, before[1]["turn_cards"]
+    n = len(old)
+    return [shown[i] if i < n and r is old[i] else _record(r) for i, r in enumerate(st.records)]
 
 
 def own(st: GameState, seat: int | None) -> dict[str, Any] | None:

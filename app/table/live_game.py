@@ -75,6 +75,10 @@ class LiveGame:
     # before the commit (app.table.clock), then every viewer's frame of that version is it
     # with the viewer's own "me" (engine.own).
     shared: tuple[int, engine.State, dict[str, Any]] | None = None
+    # That public view as JSON, cut where its "me" goes: (version, before, after). A seat's
+    # `state` frame is it with the seat's own "me" between, so the common part of the view is
+    # encoded once per version, not once per viewer.
+    shared_json: tuple[int, bytes, bytes] | None = None
 
 
 DELTA = "delta"  # the key of a delta frame in LiveGame.frames
@@ -97,9 +101,29 @@ def public_view(game: LiveGame, state: engine.State, version: int) -> dict[str, 
     shared = game.shared
     if shared is not None and shared[0] == version and shared[1] is state:
         return shared[2]
-    view = engine.view(state, None)
+    # Built from the view before: the players and records the state shares with it keep their
+    # dicts (engine.public_view).
+    view = engine.public_view(state, None if shared is None else (shared[1], shared[2]))
     game.shared = (version, state, view)
     return view
+
+
+# Stands for "me" in the public view's JSON, where it is cut (no other string of a view holds a
+# NUL character).
+_ME = "\x00"
+_ME_JSON = b'"me":"\\u0000"'
+
+
+def _view_json(game: LiveGame, me: dict[str, Any] | None) -> orjson.Fragment:
+    """The JSON of the current version's view whose "me" is `me`: the same bytes as
+    `orjson.dumps({**public_view, "me": me})`, the public part encoded once per version."""
+    cut = game.shared_json
+    if cut is None or cut[0] != game.version:
+        public = public_view(game, game.state, game.version)
+        before, found, after = orjson.dumps({**public, "me": _ME}).partition(_ME_JSON)
+        assert found, "a public view has a 'me'"
+        cut = game.shared_json = (game.version, before + b'"me":', after)
+    return orjson.Fragment(cut[1] + orjson.dumps(me) + cut[2])
 
 
 def _public(game: LiveGame) -> dict[str, Any]:
@@ -175,7 +199,7 @@ def state_frame(
         "type": "state",
         "game_id": game.id,
         "version": version,
-        "view": doc["view"],
+        "view": _view_json(game, doc["view"]["me"]),
         "prompts": doc["prompts"],
         "events_from": start,
         "events": events,

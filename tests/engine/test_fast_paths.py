@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 import engine
@@ -114,3 +115,32 @@ def test_a_seat_view_is_the_public_view_with_its_own_part(players: int) -> None:
             st, _ = engine.apply(
                 st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
             )
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_public_view_built_from_an_earlier_one_is_the_whole_view(players: int) -> None:
+    """engine.public_view(state, before) keeps the dicts of the players and records the state
+    shares with `before`'s: it must still be exactly view(state, None) (as JSON text too), and
+    `before`'s view must not change, whether `before` is the version just before, an older
+    one, or a state of another game."""
+    rng = random.Random(players)
+    other = engine.new_game(players, 1)
+    other_view = engine.view(other, None)
+    for game in range(6):
+        st = engine.new_game(players, 3000 + game)
+        history = [(st, engine.public_view(st))]
+        while not engine.is_over(st):
+            prompt = rng.choice(engine.prompts(st))
+            st, _ = engine.apply(
+                st, prompt["seat"], random_legal_action(st, prompt["seat"], prompt, rng)
+            )
+            whole = engine.view(st, None)
+            for before in {-1: history[-1], -3: history[max(0, len(history) - 3)]}.values():
+                kept = orjson.dumps(before[1])
+                built = engine.public_view(st, before)
+                assert orjson.dumps(built) == orjson.dumps(whole)
+                assert orjson.dumps(before[1]) == kept
+            assert engine.public_view(st, (other, other_view)) == whole
+            history.append((st, engine.public_view(st, history[-1])))
+        # A whole game built version by version, each from the one before, ends as the last view.
+        assert history[-1][1] == engine.view(st, None)

@@ -1,5 +1,8 @@
 """FastAPI dependencies shared by the routes: the lobby, the read model, how tables are shown, the
-seat token."""
+seat token.
+
+Every dependency is `async def`, here and beside the other routers: FastAPI runs a plain `def`
+one on a worker thread, two thread switches per request for an attribute read."""
 
 from __future__ import annotations
 
@@ -12,19 +15,19 @@ from app.store.lobby_ports import ReadModel
 from app.table.listing import Listing
 
 
-def get_lobby(request: Request) -> Lobby:
+async def get_lobby(request: Request) -> Lobby:
     return request.app.state.lobby  # type: ignore[no-any-return]
 
 
-def get_reads(request: Request) -> ReadModel:
+async def get_reads(request: Request) -> ReadModel:
     return request.app.state.reads  # type: ignore[no-any-return]
 
 
-def get_listing(request: Request) -> Listing:
+async def get_listing(request: Request) -> Listing:
     return request.app.state.hub.listing  # type: ignore[no-any-return]
 
 
-def bearer_token(request: Request) -> str | None:
+async def bearer_token(request: Request) -> str | None:
     """The seat token from `Authorization: Bearer <token>`, if any."""
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")

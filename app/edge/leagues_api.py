@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api", responses=ERRORS, tags=["leagues"])
 LeagueId = Annotated[str, PathParam(pattern=ID_PATTERN, description="a league's id")]
 
 
-def get_leagues(request: Request) -> Leagues:
+async def get_leagues(request: Request) -> Leagues:
     return request.app.state.leagues  # type: ignore[no-any-return]
 
 

@@ -45,11 +45,11 @@ router = APIRouter(prefix="/api", responses=ERRORS, tags=["players"])
 pages = APIRouter(include_in_schema=False)
 
 
-def get_players(request: Request) -> Players:
+async def get_players(request: Request) -> Players:
     return request.app.state.players  # type: ignore[no-any-return]
 
 
-def get_history(request: Request) -> History:
+async def get_history(request: Request) -> History:
     return request.app.state.history  # type: ignore[no-any-return]
 
 

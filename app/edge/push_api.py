@@ -19,7 +19,7 @@ from app.table.push import Pusher
 router = APIRouter(prefix="/api", responses=ERRORS, tags=["push"])
 
 
-def get_pusher(request: Request) -> Pusher:
+async def get_pusher(request: Request) -> Pusher:
     return request.app.state.hub.push  # type: ignore[no-any-return]
 
 

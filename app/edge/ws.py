@@ -180,7 +180,7 @@ async def _arrive(hub: Hub, table_id: str, token: str | None) -> Arrival | None:
         token,
         utcnow(),
         want_table=not fresh,
-        tell=held.audience.tell() if held else f"{table_id}:@{hub.bus.origin}",
+        tell=held.audience.tell() if held else hub.bus.tell(table_id),
         read_at=time.monotonic(),
         # the feed's last lines, unless its memory has them
         chat_lines=0

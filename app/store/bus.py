@@ -4,9 +4,11 @@ Postgres: every action's commit statement sends `NOTIFY <channel>, '<table_id>:<
 (see app.store.games), where `<action>` is the JSON array `[seat, action_id, action, events,
 deadline_at, deadline_key]` of the committed action, so that other processes replay it without
 reading it back; an action too long for NOTIFY's 8000 bytes is sent as `'<table_id>:<version>'`
-and read back. The lobby sends `'<table_id>:@<origin>'` after it changes a table's seats or
+and read back. The lobby sends `'<table_id>:@<origin>-lobby'` after it changes a table's seats or
 settings: `<origin>` names the process, which told its own sockets already and hears back only
-the table's id (`on_own`); `'<table_id>:0'` when it starts the game. Other changes of a table
+the table's id (`on_own`); `'<table_id>:0'` when it starts the game. A presence change is sent as
+`'<table_id>:@<origin>'` (`tell`), which the process that made it ignores: its rooms show their
+own sockets, and an arrival reading meanwhile has nothing to read again. Other changes of a table
 (stand-ins, a table closed) are sent as `'<table_id>:'`, which every process reads again. Each
 process LISTENs on one dedicated asyncpg connection that reconnects by itself (trying again every
 second at most while the database is away); after a reconnect it asks for a sweep, since
@@ -106,6 +108,9 @@ class LocalBus:
         if self.on_own is not None:
             self.on_own(table_id)
 
+    def tell(self, table_id: str) -> str:
+        return f"{table_id}:@{self.origin}"  # goes nowhere: one process (app.store.arrivals)
+
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
         self.handler = handler
 
@@ -184,9 +189,11 @@ class PgBus:
         self._notify = notify  # (channel, payload) -> sent through the pool
         self.handler: Handler | None = None
         # This process: `'<table_id>:@<origin>'` is a presence change it made and already
-        # shows (app.table.room); the other processes read the table again.
+        # shows (app.table.room), `'<table_id>:@<origin>-lobby'` a lobby change it told its
+        # room of; the other processes read the table again for either.
         self.origin = secrets.token_hex(6)
         self._own = f":@{self.origin}"
+        self._own_change = f":@{self.origin}-lobby"
         self.on_chat: ChatHandler | None = None  # set by the hub
         self.on_own: Callable[[str], None] | None = None  # set by the hub
         self.on_reconnect: Callable[[], None] = lambda: None
@@ -207,11 +214,18 @@ class PgBus:
 
     async def publish_change(self, table_id: str) -> None:
         # Other processes parse it as `'<table_id>:'` (app.store.bus.parse), older ones too.
-        await self._notify(self.channel, f"{table_id}{self._own}")
+        await self._notify(self.channel, f"{table_id}{self._own_change}")
+
+    def tell(self, table_id: str) -> str:
+        return f"{table_id}{self._own}"
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()
         if payload.endswith(self._own):
+            # A presence change made here: nothing to note, not even for an arrival without a
+            # room (every seat socket's arrival and departure sends one).
+            return
+        if payload.endswith(self._own_change):
             if self.on_own is not None:
                 self.on_own(payload.partition(":")[0])
             return

@@ -200,7 +200,7 @@ class Bus(Protocol):
 
     origin: str  # this process, in the payloads it ignores
     on_chat: ChatHandler | None
-    # This process's own lobby and presence notices, heard back: the table's id only.
+    # This process's own lobby notices, heard back: the table's id only.
     on_own: Callable[[str], None] | None
     # Other processes' presence changes reach this one as notices, as they happen (Postgres);
     # else (SQLite) only this process's own are known without a read.
@@ -212,6 +212,11 @@ class Bus(Protocol):
         """A lobby change this process made under the table's room and has told that room's
         sockets of: the other processes read the table again; this one hears only its table's
         id (`on_own`)."""
+
+    def tell(self, table_id: str) -> str:
+        """The NOTIFY payload of a presence change this process made (app.store.arrivals): the
+        other processes read the table again; this one, which shows it already, ignores it."""
+        ...
 
     async def close(self) -> None: ...
 

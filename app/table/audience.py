@@ -309,7 +309,7 @@ class Audience:
     def tell(self) -> str:
         """The NOTIFY payload of a presence change here: other processes read the table again,
         this one (which changed it in memory) ignores it (app.store.bus)."""
-        return f"{self.table_id}:@{self.hub.bus.origin}"
+        return self.hub.bus.tell(self.table_id)
 
     def _closed(self, conns: list[Connection]) -> None:
         for conn in conns:

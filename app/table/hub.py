@@ -182,7 +182,7 @@ class Hub:
         self._spawn(self._catch_up(table_id, version))
 
     def on_own_change(self, table_id: str) -> None:
-        """A lobby or presence change this process made, heard back: the room that held the
+        """A lobby change this process made, heard back: the room that held the
         table told its sockets then (nothing to read again, unlike another process's change);
         with no room now, an arrival whose read began before it reads again."""
         self._unheard = False  # the bus hears

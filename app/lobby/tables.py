@@ -77,6 +77,7 @@ class Lobby:
         """Tell this process's sockets and the other processes; answer the table as it is. (This
         process reads nothing more for it: the notice it hears back only names the table.)"""
         table = await room.audience.send_table_now()
+        self.hub.lobby_changed(room.table_id)
         await self.hub.bus.publish_change(room.table_id)
         return table
 

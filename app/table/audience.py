@@ -41,6 +41,7 @@ class Audience:
         self.decorate = decorate
         self.connections: set[Connection] = set()
         self.table: TableOut | None = None  # as last read, with this process's presence
+        self.table_read_at = 0.0  # when that read began (monotonic; 0: not known)
         self.table_frame: str | None = None
         self.table_status: str | None = None
         # When each socket joined the room (monotonic): a table read before a socket came
@@ -139,8 +140,15 @@ class Audience:
         conn.send(HelloOut(table_id=conn.table_id, seat=conn.seat, name=conn.name))
         back = conn.seat is not None and not was_online
         if arrival is not None and arrival.rows is not None:
-            self._table_from_rows(arrival.rows)
-            self._stale_unless_after(arrival.rows.read_at)
+            if self.table is None or arrival.rows.read_at >= self.table_read_at:
+                self._table_from_rows(arrival.rows)
+                self._stale_unless_after(arrival.rows.read_at)
+            elif self.table_rows is not None:
+                # The table was read here after this arrival read it (the lobby changed it
+                # meanwhile, under this lock): that later read stays, with this socket's seat.
+                self._table_from_rows(self.table_rows)
+            else:
+                self.refresh_table(PRESENCE_DELAY)
         elif arrival is not None and self.table_rows is not None:
             if back and conn.seat_row is not None:
                 self._seat_presence(conn.seat_row, True, utcnow())
@@ -216,7 +224,9 @@ class Audience:
     async def _load_table_frame(self) -> None:
         if self.table_frame is None:
             read_at = time.monotonic()
-            self._set_table(await self.hub.listing.table(self.table_id), push=False)
+            self._set_table(
+                await self.hub.listing.table(self.table_id), push=False, read_at=read_at
+            )
             self._stale_unless_after(read_at)
 
     async def send_table_now(self) -> TableOut:
@@ -245,6 +255,7 @@ class Audience:
         process). `rows`: what it was built from, kept to rebuild it on presence changes."""
         self.table_rows = rows
         self.table = self.decorate(table)
+        self.table_read_at = read_at
         self.table_frame = TableMsg(table=table).model_dump_json()
         self.table_status = table.status
         if push:

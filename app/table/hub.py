@@ -182,12 +182,16 @@ class Hub:
         self._spawn(self._catch_up(table_id, version))
 
     def on_own_change(self, table_id: str) -> None:
-        """A lobby change this process made, heard back: the room that held the
-        table told its sockets then (nothing to read again, unlike another process's change);
-        with no room now, an arrival whose read began before it reads again."""
+        """A lobby change this process made, heard back: the room that held the table told its
+        sockets then, and `lobby_changed` noted it for the arrivals (nothing to read again,
+        unlike another process's change)."""
         self._unheard = False  # the bus hears
-        if table_id not in self.rooms:
-            self._note_missed(table_id)
+
+    def lobby_changed(self, table_id: str) -> None:
+        """The lobby changed this table here and told the sockets its room holds: an arrival
+        whose read of the table began before now (its socket not in the room yet, or in a room
+        made after this one is dropped) reads it again (`missed_since`)."""
+        self._note_missed(table_id)
 
     def _note_missed(self, table_id: str) -> None:
         self._missed[table_id] = time.monotonic()
@@ -196,8 +200,9 @@ class Hub:
             self._missed.popitem(last=False)
 
     def missed_since(self, table_id: str, read_at: float) -> bool:
-        """Whether a notice for this table came, while no room held it, after `read_at` (an
-        arrival's read began then: the room made after it may have missed a start or a move)."""
+        """Whether a notice for this table came while no room held it, or the lobby changed it
+        here, after `read_at` (an arrival's read began then: it may miss a start, a move or a
+        seat)."""
         return self._missed.get(table_id, -1.0) >= read_at
 
     def on_chat(self, table_id: str, seq: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -24,6 +25,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.frames import Frame
+from websockets.protocol import OPEN
 
 from app.core.errors import Code
 from app.core.messages import ErrorOut
@@ -34,6 +36,21 @@ from app.wire.codes import CLOSE_POLICY
 FRAME_BUDGET = "dragonstones.frame_budget"
 _FLOODED = ErrorOut(code=Code.RATE_LIMITED, message="too many messages; slow down")
 _REASON = "rate limit exceeded"
+
+
+_H16 = struct.Struct("!BBH").pack
+_H64 = struct.Struct("!BBQ").pack
+
+
+def text_header(size: int) -> bytes:
+    """The header of a whole, unmasked text frame of `size` bytes with no extension (RFC 6455
+    5.2): what websockets' `Frame.serialize` writes for a server's text message, without its
+    object and checks (a fifth of the time to frame a message)."""
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 65536:
+        return _H16(0x81, 126, size)
+    return _H64(0x81, 127, size)
 
 
 @dataclass(frozen=True)
@@ -95,12 +112,23 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
             raise ClientDisconnected()
         if self.close_sent or not self.handshake_complete or self.initial_response is not None:
             raise RuntimeError("the socket is not open for messages")
+        conn = self.conn
+        if conn.state is OPEN and not conn.extensions and not conn.expect_continuation_frame:
+            # Framed here (no compression negotiated, no fragmented message under way): the
+            # same bytes as websockets' own, after anything it still holds to send.
+            parts = conn.data_to_send()
+            for text in texts:
+                data = text.encode()
+                parts.append(text_header(len(data)))
+                parts.append(data)
+            self.transport.write(b"".join(parts))
+            return
         try:
             for text in texts:
-                self.conn.send_text(text.encode())
+                conn.send_text(text.encode())
         except InvalidState:
             raise ClientDisconnected() from None
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
 
     def _spend(self) -> bool:
         if self.flooded:  # closed for it already: nothing more is answered

@@ -13,7 +13,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.server.harness import ServerProcess, add_bots, create_table, join, start
+from tests.server.harness import Database, ServerProcess, add_bots, create_table, join, start
 
 SHARED_SERVER_SETTINGS = {"REPLICA_NAME": "replica-7"}
 
@@ -47,3 +47,40 @@ async def test_a_table_socket_on_the_lean_path(shared_server: ServerProcess) -> 
     with pytest.raises(InvalidStatus):
         async with websockets.connect(f"{shared_server.ws}/ws/nothing-here"):
             pass
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 4096, 65535, 65536, 70000])
+def test_a_text_frame_framed_by_hand_is_websockets_own(size: int) -> None:
+    """The writer frames its text messages itself when no extension is negotiated
+    (app.wire.frames `send_texts`): header and payload are byte for byte what websockets'
+    `Frame.serialize` writes for a server (unmasked), at each length encoding's edges."""
+    from websockets.frames import Frame, Opcode
+
+    from app.wire.frames import text_header
+
+    data = ("é" * size).encode()[:size]
+    assert text_header(len(data)) + data == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
+async def test_a_socket_with_permessage_deflate_takes_websockets_framing(
+    database: Database, server_factory: Any
+) -> None:
+    """With compression on (WS_COMPRESSION) and offered by the client, the frames are compressed
+    by websockets' extension, not framed by hand: the client still reads hello, table, state and
+    the answer to its ping, and its socket did negotiate the extension."""
+    server: ServerProcess = server_factory(database, WS_COMPRESSION="true")
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+        table_id = await create_table(http, 3)
+        ann = await join(http, table_id, "Ann")
+        await add_bots(http, ann, 2, "random")
+        await start(http, ann)
+    url = f"{server.ws}/ws/tables/{table_id}?token={ann.token}"
+    async with websockets.connect(url, compression="deflate") as ws:
+        assert ws.response is not None
+        assert "permessage-deflate" in ws.response.headers.get("Sec-WebSocket-Extensions", "")
+        hello, table, state = await _frames(ws, 3)
+        assert (hello["type"], table["type"], state["type"]) == ("hello", "table", "state")
+        await ws.send(json.dumps({"type": "ping"}))
+        reply = await _frames(ws, 1)
+        while reply[0]["type"] != "pong":
+            reply = await _frames(ws, 1)

@@ -13,7 +13,15 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.server.harness import Database, ServerProcess, add_bots, create_table, join, start
+from tests.server.harness import (
+    Database,
+    Seat,
+    ServerProcess,
+    add_bots,
+    create_table,
+    join,
+    start,
+)
 
 SHARED_SERVER_SETTINGS = {"REPLICA_NAME": "replica-7"}
 
@@ -22,13 +30,19 @@ async def _frames(ws: Any, count: int) -> list[dict[str, Any]]:
     return [json.loads(await asyncio.wait_for(ws.recv(), 10)) for _ in range(count)]
 
 
-async def test_a_table_socket_on_the_lean_path(shared_server: ServerProcess) -> None:
-    async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
+async def _started(server: ServerProcess) -> tuple[Seat, str]:
+    """A started table of Ann and two bots: Ann's seat and her socket's address."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         table_id = await create_table(http, 3)
         ann = await join(http, table_id, "Ann")
         await add_bots(http, ann, 2, "random")
         await start(http, ann)
-    url = f"{shared_server.ws}/ws/tables/{table_id}?token={ann.token}"
+    return ann, f"{server.ws}/ws/tables/{table_id}?token={ann.token}"
+
+
+async def test_a_table_socket_on_the_lean_path(shared_server: ServerProcess) -> None:
+    ann, url = await _started(shared_server)
+    table_id = ann.table_id
     async with websockets.connect(url) as ws:
         assert ws.response is not None
         assert ws.response.headers.get("X-Dragonstones-Replica") == "replica-7"
@@ -69,12 +83,7 @@ async def test_a_socket_with_permessage_deflate_takes_websockets_framing(
     by websockets' extension, not framed by hand: the client still reads hello, table, state and
     the answer to its ping, and its socket did negotiate the extension."""
     server: ServerProcess = server_factory(database, WS_COMPRESSION="true")
-    async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
-        table_id = await create_table(http, 3)
-        ann = await join(http, table_id, "Ann")
-        await add_bots(http, ann, 2, "random")
-        await start(http, ann)
-    url = f"{server.ws}/ws/tables/{table_id}?token={ann.token}"
+    _ann, url = await _started(server)
     async with websockets.connect(url, compression="deflate") as ws:
         assert ws.response is not None
         assert "permessage-deflate" in ws.response.headers.get("Sec-WebSocket-Extensions", "")

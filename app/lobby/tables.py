@@ -11,6 +11,7 @@ processes through the bus.
 from __future__ import annotations
 
 import math
+import time
 from datetime import timedelta
 
 import engine
@@ -150,46 +151,37 @@ class Lobby:
     async def join(self, *, table_id: str, name: str, need_online: bool = False) -> JoinOut:
         """Take the lowest free seat. `need_online` (quick play): only beside someone online."""
         async with self.hub.hold(table_id) as room:
-            stale = False
             for _attempt in range(5):
+                # The table and its seats, read once (one statement on Postgres): whether nobody
+                # has been connected for the idle time (then it closes, below: the closing task
+                # may not have come by yet), and where the seat goes.
+                rows = (await self.hub.arrivals.look(table_id, time.monotonic())).rows
+                assert rows is not None
+                table, seats = rows.table, rows.seats
+                if self._stale(table_id, table, seats):
+                    await self._close_stale(table_id)
+                    raise closed_error()
+                _must_be_open(table)
+                if need_online and not self.listing.online_now(table_id, seats, utcnow()):
+                    raise ServiceError(Code.CONFLICT, "nobody at this table is online")
+                if len(seats) >= table.seats:
+                    raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
+                # "ANN", "ann", the full-width ANN and look-alikes are one name (bots' names are
+                # reserved by app.core.names already).
+                if any(names.same(s.name, name) for s in seats):
+                    raise ServiceError(Code.NAME_TAKEN, f"someone at this table is called {name!r}")
+                free = min(set(range(table.seats)) - {s.seat for s in seats})
+                token = new_token()
                 try:
-                    async with self.tables.write() as tx:
-                        # The table and its seats, read once: whether nobody has been connected
-                        # for the idle time (then it closes, below, the closing task may not
-                        # have come by yet), and where the seat goes.
-                        table = await tx.table(table_id)
-                        seats = await tx.seats(table_id)
-                        if self._stale(table_id, table, seats):
-                            stale = True
-                            break  # nothing written
-                        _must_be_open(table)
-                        if need_online and not self.listing.online_now(table_id, seats, utcnow()):
-                            raise ServiceError(Code.CONFLICT, "nobody at this table is online")
-                        if len(seats) >= table.seats:
-                            raise ServiceError(Code.TABLE_FULL, "every seat of this table is taken")
-                        # "ANN", "ann", the full-width ANN and look-alikes are one name (bots'
-                        # names are reserved by app.core.names already).
-                        if any(names.same(s.name, name) for s in seats):
-                            raise ServiceError(
-                                Code.NAME_TAKEN, f"someone at this table is called {name!r}"
-                            )
-                        free = min(set(range(table.seats)) - {s.seat for s in seats})
-                        token = new_token()
-                        await tx.add_seat(
-                            table_id, free, name,
-                            token_hash=hash_token(token),
-                            away_since=utcnow(),  # until their page connects
-                        )  # fmt: skip
-                        await tx.update_table(table_id)
-                    break
+                    # Away until their page connects. False: started or closed since the read.
+                    if await self.tables.take_seat(
+                        table_id, free, name, hash_token(token), utcnow()
+                    ):
+                        break
                 except StoreConflict:
-                    # Another server process took that seat first: look again.
-                    continue
+                    pass  # another server process took that seat first: look again
             else:
                 raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
-            if stale:
-                await self._close_stale(table_id)
-                raise closed_error()
             await self._changed(room)
             await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
         return JoinOut(table_id=table_id, seat=free, token=token)

@@ -106,6 +106,14 @@ class TableStore(Protocol):
 
     def write(self) -> AbstractAsyncContextManager[TableWrite]: ...
 
+    async def take_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+    ) -> bool:
+        """A person sits at `seat` (away until their page connects) and the table is marked
+        changed, in one step that needs the table still `open`: False if it is not (nothing
+        written); `StoreConflict` if the seat or the token was taken meanwhile."""
+        ...
+
 
 class QueueRead(Protocol):
     """Reads of the matchmaking queue in one session."""

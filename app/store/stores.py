@@ -25,7 +25,7 @@ from app.store.presence import Presence
 from app.store.push import SqlPush
 from app.store.queries import Queries
 from app.store.queue import PgQueue, SqlQueue
-from app.store.tables import PgTableWrite, SqlTables
+from app.store.tables import PgTables, SqlTables
 
 
 def _pg_bus(db: Database, pool: PgPool, channel: str, received: Callable[[], None]) -> PgBus:
@@ -69,7 +69,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         # The action path's own asyncpg pool: commits, catch-ups, arrivals, NOTIFYs.
         pool = PgPool(db)
         games, arrivals = PgGames(db, channel, pool), PgArrivals(pool, channel)
-        tables, queue = SqlTables(db, PgTableWrite), PgQueue(db)
+        tables, queue = PgTables(db, pool), PgQueue(db)
         feeds = PgFeeds(db, channel, pool)
         bus = _pg_bus(db, pool, channel, received)
 

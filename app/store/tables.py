@@ -1,6 +1,7 @@
 """Tables and seats as the lobby writes them: one write transaction per lobby operation
 (app.lobby.tables, rematch, quickplay), whose statements the lobby calls as methods of
-`SqlTableWrite` and which commits when its block ends.
+`SqlTableWrite` and which commits when its block ends; a join's write is one call of its own
+(`take_seat`), a single statement on Postgres.
 
 The same SQL runs on both databases; Postgres adds an advisory lock where SQLite's single writer
 already serialises (`PgTableWrite.serialize_address`). The guards are in the statements: the unique
@@ -22,6 +23,7 @@ from app.core.errors import Code, ServiceError
 from app.store.db import Database
 from app.store.errors import mapped, translated
 from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
+from app.store.pgpool import PgPool
 from app.store.records import SeatRec, TableRec, record_of
 
 
@@ -101,6 +103,15 @@ class SqlTableWrite:
             delete(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.bot.is_(True)
             )
+        )
+        return one_row(result)
+
+    async def mark_open_table(self, table_id: str, now: datetime) -> bool:
+        """The table is changed now, if it is still open (False: it is not)."""
+        result = await self.session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.status == "open")
+            .values(updated_at=now)
         )
         return one_row(result)
 
@@ -188,14 +199,56 @@ def one_row(result: Any) -> bool:
 
 
 class SqlTables:
-    """Tables and seats (app.store.lobby_ports.TableStore)."""
+    """Tables and seats (app.store.lobby_ports.TableStore), SQLite's."""
 
-    def __init__(self, db: Database, write_class: type[SqlTableWrite] = SqlTableWrite) -> None:
+    write_class: type[SqlTableWrite] = SqlTableWrite
+
+    def __init__(self, db: Database) -> None:
         self.db = db
-        self.write_class = write_class
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[SqlTableWrite]:
         with translated():
             async with self.db.write() as session:
                 yield self.write_class(session)
+
+    async def take_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+    ) -> bool:
+        async with self.write() as tx:
+            if not await tx.mark_open_table(table_id, now):
+                return False
+            await tx.add_seat(table_id, seat, name, token_hash=token_hash, away_since=now)
+        return True
+
+
+# A join's write on Postgres, one statement: the table row's update (which waits for, and then
+# sees, a start under way in another process) guards the seat's insert.
+_TAKE_SEAT = """
+WITH t AS (
+    UPDATE tables SET updated_at = $5 WHERE id = $1 AND status = 'open' RETURNING id
+)
+INSERT INTO seats (table_id, seat, name, token_hash, bot, stand_in, joined_at, away_since)
+SELECT t.id, $2, $3, $4, false, false, $5, $5 FROM t
+RETURNING id
+"""
+
+
+class PgTables(SqlTables):
+    """Postgres's: a join in one statement on the action path's pool (no ORM, no transaction
+    of its own); the other lobby writes as SQLite's, with `PgTableWrite`."""
+
+    write_class = PgTableWrite
+
+    def __init__(self, db: Database, pool: PgPool) -> None:
+        super().__init__(db)
+        self.pool = pool
+
+    async def take_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+    ) -> bool:
+        with translated():
+            return (
+                await self.pool.fetchrow(_TAKE_SEAT, table_id, seat, name, token_hash, now)
+                is not None
+            )

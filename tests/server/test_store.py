@@ -16,7 +16,7 @@ from app.core.config import Settings
 from app.core.errors import ServiceError, StoreConflict, StoreUnavailable
 from app.core.security import hash_token, new_id
 from app.store.db import make_engine
-from app.store.models import Base
+from app.store.models import Base, as_utc
 from app.store.ports import Stores
 from app.store.records import TableRec, utcnow
 from app.store.stores import open_stores
@@ -63,6 +63,34 @@ async def test_a_seat_another_writer_took_is_a_conflict(stores: Stores) -> None:
             await tx.update_table(table_id)
     rows = await stores.reads.table(table_id)
     assert [(s.seat, s.name) for s in rows.seats] == [(0, "Ann")]
+
+
+async def test_a_join_writes_the_seat_only_at_an_open_table(stores: Stores) -> None:
+    """`take_seat`, a join's one write (one statement on Postgres): the seat as the ORM writes
+    one (a person, away until their page connects) and the table marked changed; a seat or a
+    token taken meanwhile is `StoreConflict`; a table started (or closed) since the join read it
+    gets nothing, and says so."""
+    table_id, started = new_id(), new_id()
+    async with stores.tables.write() as tx:
+        for tid in (table_id, started):
+            await tx.add_table(TableRec(id=tid, seats=3))
+        await tx.update_table(started, status="playing")
+    before = (await stores.reads.table(table_id)).table.updated_at
+    now = utcnow()
+    assert await stores.tables.take_seat(table_id, 1, "Ann", hash_token("ann"), now)
+    rows = await stores.reads.table(table_id)
+    (ann,) = rows.seats
+    assert (ann.seat, ann.name, ann.bot, ann.stand_in) == (1, "Ann", False, False)
+    assert ann.away_since is not None and ann.joined_at is not None and ann.seen_at is None
+    assert as_utc(ann.away_since) == now == as_utc(rows.table.updated_at) and now > as_utc(before)
+    arrival = await stores.arrivals.arrive(table_id, "ann", utcnow(), False, "t:@x", 0.0)
+    assert arrival.seat_id == ann.id
+    for seat, token in ((1, "bea"), (2, "ann")):  # the seat taken; the token taken
+        with pytest.raises(StoreConflict):
+            await stores.tables.take_seat(table_id, seat, "Bea", hash_token(token), utcnow())
+    assert not await stores.tables.take_seat(started, 0, "Bea", hash_token("bea"), utcnow())
+    assert (await stores.reads.table(started)).seats == []
+    assert [s.name for s in (await stores.reads.table(table_id)).seats] == ["Ann"]
 
 
 async def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
-from app.core import logs
+from app.core import logs, names
 from app.core.config import Settings, get_settings
 from app.core.metrics import Metrics
 from app.edge import (
@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.history = History(stores.history)
         app.state.leagues = Leagues(stores.leagues, app.state.lobby)
         app.state.history.start()
+        names.prepare()
         # What start-up made lives as long as the process: the collector need not walk it again
         # on every full collection (a socket storm's allocations set off several).
         gc.collect()

@@ -166,6 +166,9 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
         # Let open sockets close cleanly (1012) before the process exits.
         timeout_graceful_shutdown=5,
         ws_per_message_deflate=settings.ws_compression,
+        # A socket silent this long is pinged (app.wire.frames), then closed 20 s later without
+        # a pong; a page's own pings keep it from being pinged at all.
+        ws_ping_interval=settings.ws_ping_after_silence_seconds,
         # The client address is the TCP peer's; X-Forwarded-For is read only from the proxies
         # of TRUSTED_PROXIES (app.edge.ratelimit), never from any local peer as uvicorn would.
         proxy_headers=False,

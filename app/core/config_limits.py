@@ -60,6 +60,13 @@ class LimitSettings(BaseSettings):
         "again the server's CPU per action at machine speed, bench/RESULTS.md) and about 40 KiB "
         "of memory per socket.",
     )
+    ws_ping_after_silence_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="A WebSocket that has sent nothing for this long gets a ping, and is closed "
+        "if no pong comes within 20 s. A page sends a ping message every 25 s, so its socket "
+        "is never pinged.",
+    )
     max_sockets_per_address: int = Field(
         default=20,
         description="Table sockets one client address may hold in a process; beyond, the "

@@ -10,6 +10,12 @@ credit of for each message (`frame_budget` hands it to them): a socket beyond it
 frames take uvicorn's own path unchanged: a normal message costs nothing more here.
 
 The socket's place under the connection cap (app.edge.accept) is given back when it closes.
+
+The server pings a socket only once it has heard nothing from it for uvicorn's ping interval
+(`WS_PING_AFTER_SILENCE_SECONDS`, 30 s; uvicorn pings every interval regardless): a page sends a
+`ping` message every 25 s, which shows the connection alive as a pong would, so a page's socket
+gets no WebSocket pings at all, and a silent one is still closed after that silence and the
+pong's 20 s.
 """
 
 from __future__ import annotations
@@ -76,6 +82,7 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.budget = TokenBucket(self.limits.rate, self.limits.burst)
         self.flooded = False
+        self.heard_at = self.loop.time()  # the last bytes from the peer
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -96,8 +103,20 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
             super().handle_cont(event)
 
     def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
         if not self.flooded:
             super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        """uvicorn's timer, every `ping_interval`: a ping only if the peer has been silent that
+        long; else the check again that long after its last bytes."""
+        quiet = self.loop.time() - self.heard_at
+        if self.ping_interval is not None and quiet < self.ping_interval:
+            self.ping_timer = self.loop.call_later(
+                self.ping_interval - quiet, self.send_keepalive_ping
+            )
+            return
+        super().send_keepalive_ping()
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

@@ -198,6 +198,7 @@ def one_row(result: Any) -> bool:
     return bool(result.rowcount == 1)
 
 
+@mapped
 class SqlTables:
     """Tables and seats (app.store.lobby_ports.TableStore), SQLite's."""
 
@@ -234,6 +235,7 @@ RETURNING id
 """
 
 
+@mapped
 class PgTables(SqlTables):
     """Postgres's: a join in one statement on the action path's pool (no ORM, no transaction
     of its own); the other lobby writes as SQLite's, with `PgTableWrite`."""
@@ -247,8 +249,5 @@ class PgTables(SqlTables):
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
     ) -> bool:
-        with translated():
-            return (
-                await self.pool.fetchrow(_TAKE_SEAT, table_id, seat, name, token_hash, now)
-                is not None
-            )
+        row = await self.pool.fetchrow(_TAKE_SEAT, table_id, seat, name, token_hash, now)
+        return row is not None

@@ -74,9 +74,10 @@ async def test_a_socket_that_talks_is_not_pinged_and_one_that_falls_silent_is(
         assert pings == [], "a socket that keeps talking was pinged"
         assert pongs > 0  # the socket was open and answered all along
         # Silent from now on: pinged once the silence has passed (measured from what the
-        # server received, which is after this process sent it).
+        # server received, which is after this process sent it, on the server's loop clock,
+        # which counts whole milliseconds: a few of them early at most).
         await asyncio.wait_for(pinged.wait(), SILENCE + 15)
-        assert pings[0] - last_said >= SILENCE
+        assert pings[0] - last_said >= SILENCE - 0.05
         # The setting, not uvicorn's 20 s from the connect (14 s from here), set the time.
         assert pings[0] - last_said < SILENCE + 8
         reader.cancel()

@@ -18,7 +18,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -233,6 +233,7 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
         locale: str = "en-GB",
         is_mobile: bool = False,
         motion: bool = False,
+        service_workers: Literal["allow", "block"] = "allow",
     ) -> Page:
         # Reduced motion unless asked (the pulsing glow of "your move" is decoration; in software
         # compositing it cost each page a fifth of a core for as long as the player's turn
@@ -243,6 +244,7 @@ def new_page(browser: Browser, console: ConsoleWatch) -> Iterator[NewPage]:
             is_mobile=is_mobile,
             has_touch=is_mobile,
             reduced_motion="no-preference" if motion else "reduce",
+            service_workers=service_workers,
         )
         ctx.set_default_timeout(30_000)
         contexts.append(ctx)

@@ -156,11 +156,14 @@ def test_a_public_game_being_played_is_listed_to_watch(server: Server, new_page:
 
 def _open_without_catalogue(page: Page, url: str) -> tuple[list[Route], list[str]]:
     """Open `url` with the card catalogue (GET /api/cards) held back: the page's modules wait
-    for it before they listen. The routes held, and the page's navigations."""
+    for it before they listen. The routes held, and the page's navigations. The page's context
+    blocks service workers: when the pages' worker (static/sw.js) claims the page before its
+    modules ask for the catalogue, the fetch goes through the worker, and CI once waited 30 s
+    for a request the page never reported. Without a worker the page's own fetch is the one
+    seen and held."""
     held: list[Route] = []
     navigations: list[str] = []
-    # On the context: the pages' service worker (static/sw.js) fetches the catalogue too.
-    page.context.route("**/api/cards", lambda route: held.append(route))
+    page.route("**/api/cards", lambda route: held.append(route))
     page.on("request", lambda r: navigations.append(r.url) if r.is_navigation_request() else None)
     with page.expect_request("**/api/cards"):
         page.goto(url)
@@ -170,7 +173,7 @@ def _open_without_catalogue(page: Page, url: str) -> tuple[list[Route], list[str
 def _release(page: Page, held: list[Route]) -> None:
     for route in held:
         route.continue_()
-    page.context.unroute("**/api/cards")
+    page.unroute("**/api/cards")
 
 
 def test_the_lobby_and_join_buttons_wait_for_their_handlers(
@@ -179,7 +182,7 @@ def test_the_lobby_and_join_buttons_wait_for_their_handlers(
     """Until the pages' modules listen (they wait for the card catalogue) the create, quick-play
     and join buttons are disabled: neither a click nor Enter submits a form natively, which
     reloaded the page and lost the name typed."""
-    alice = new_page("alice")
+    alice = new_page("alice", service_workers="block")
     held, navigations = _open_without_catalogue(alice, server.url + "/")
     name, create = alice.get_by_label("Your name"), alice.locator("#create-button")
     expect(create).to_be_disabled()
@@ -197,7 +200,7 @@ def test_the_lobby_and_join_buttons_wait_for_their_handlers(
     expect(alice.locator("#waiting-view")).to_be_visible()
 
     # The join form of an invite shows once the page's modules run, its button enabled then.
-    bob = new_page("bob")
+    bob = new_page("bob", service_workers="block")
     held, navigations = _open_without_catalogue(bob, alice.input_value("#invite-link"))
     expect(bob.locator("#join-button")).to_be_disabled()
     expect(bob.locator("#join-view")).to_be_hidden()

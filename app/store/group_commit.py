@@ -10,7 +10,8 @@ flush and does the statement's planning and protocol work once: on this machine 
 0.19-0.26 ms of CPU per action committed alone, 0.05 ms in statements of 8 (bench/RESULTS.md).
 
 Each row keeps its own version guard: a game another process moved on is simply not written, and
-that action alone is answered `StaleVersion`. A unique violation (an action id used twice, a
+that action alone is answered `StaleVersion`. The statement locks its games in the order of their
+ids, so that two processes' statements sharing games never deadlock. A unique violation (an action id used twice, a
 version written by another process in between) fails the whole statement: its actions are then
 committed one by one, each with its own answer. A driver error fails every action of the statement,
 as it would have failed each alone (maybe committed: the rooms read what was).
@@ -33,7 +34,10 @@ from app.store.records import Commit
 IN_FLIGHT = 2
 
 # One commit as a whole: guarded update (the snapshot only when given), append, close the table,
-# notify, for every row of the arrays whose guard holds.
+# notify, for every row of the arrays whose guard holds. The games' rows are locked first, in the
+# order of their ids (`l`: the update touches only rows `l` has locked): two processes' statements
+# that share games wait for each other instead of each locking a game the other wants next, which
+# Postgres ends after deadlock_timeout (1 s) by failing one of them, every action in it.
 _PG_GROUP_COMMIT = """
 WITH v AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::timestamptz[],
@@ -41,6 +45,8 @@ WITH v AS (
                          $11::text[], $12::text[], $13::timestamptz[], $14::text[], $15::text[])
         AS v(state, version, status, winner, now, finished_at, game_id, seat, action, action_id,
              events, table_id, deadline_at, deadline_key, payload)
+), l AS (
+    SELECT games.id FROM games WHERE games.id = ANY($7::text[]) ORDER BY games.id FOR UPDATE
 ), g AS (
     UPDATE games SET state = COALESCE(v.state, games.state),
                      snapshot_version = CASE WHEN v.state IS NULL
@@ -48,7 +54,8 @@ WITH v AS (
                      version = v.version, status = v.status, winner = v.winner,
                      updated_at = v.now, finished_at = v.finished_at,
                      deadline_at = v.deadline_at, deadline_key = v.deadline_key
-    FROM v WHERE games.id = v.game_id AND games.version = v.version - 1
+    FROM v JOIN l ON l.id = v.game_id
+    WHERE games.id = v.game_id AND games.version = v.version - 1
     RETURNING games.id
 ), a AS (
     INSERT INTO actions (game_id, version, seat, action, action_id, events, created_at)

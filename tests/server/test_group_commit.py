@@ -5,8 +5,10 @@ at once go together, and each still gets its own answer: committed, a version an
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
 import engine
@@ -106,3 +108,58 @@ async def test_actions_committed_together_each_get_their_own_answer(stores: Stor
         expected = [(1, f"a-{i}")] + ([(2, f"b-{i}")] if i > 1 else [])
         assert [(v, action_id) for v, _seat, action_id, _a, _e in rows] == expected
         assert all(a == BID for _v, _s, _id, a, _e in rows)
+
+
+async def _game(stores: Stores, game_id: str) -> str:
+    table_id = new_id()
+    state, opening = engine.start(players=3, seed=5)
+    async with stores.tables.write() as tx:
+        await tx.add_table(TableRec(id=table_id, seats=3))
+        await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token(table_id))
+        await tx.start_game(
+            game_id=game_id, table_id=table_id, players=3, seed="5", seed_commitment="x",
+            state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+        )  # fmt: skip
+    return table_id
+
+
+@pytest.mark.postgres
+async def test_a_group_locks_its_games_in_the_order_of_their_ids(
+    stores: Stores, pg_db: Database
+) -> None:
+    """Two processes' groups that share games took their row locks in the order of their rows
+    (or of the table's pages): each held a game the other wanted next, and Postgres failed one
+    of them after a second (110 actions answered `unavailable` in 10 s of bench/load.py with two
+    processes). Here the group's rows come highest id first, in a table whose pages hold the
+    highest first too; with the highest game held by another transaction, the statement must
+    already hold the lowest while it waits."""
+    low, high = "game-a", "game-b"
+    tables = {high: await _game(stores, high), low: await _game(stores, low)}  # high written first
+    assert isinstance(stores.games, PgGames)
+    group = stores.games.group
+    rows = [(_commit(tables[g], g, 1, f"x-{g}"), json.dumps(BID), "[]", "{}") for g in (high, low)]
+    dsn, server_settings = stores.games.db.asyncpg_dsn()
+    holder = await asyncpg.connect(dsn, server_settings=server_settings)
+    prober = await asyncpg.connect(dsn, server_settings=server_settings)
+    try:
+        held = holder.transaction()
+        await held.start()
+        await holder.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", high)
+        statement = asyncio.create_task(group._many(rows))
+        # Until the statement waits for the lock the holder has (not a retry: a state awaited).
+        async with asyncio.timeout(10):
+            while not await prober.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+                holder.get_server_pid(),
+            ):
+                await asyncio.sleep(0.01)
+        probe = prober.transaction()
+        await probe.start()
+        with pytest.raises(asyncpg.LockNotAvailableError):
+            await prober.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE NOWAIT", low)
+        await probe.rollback()
+        await held.rollback()
+        assert await asyncio.wait_for(statement, 10) == {low, high}
+    finally:
+        await holder.close()
+        await prober.close()

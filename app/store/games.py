@@ -66,6 +66,8 @@ SELECT a.version, pg_notify($13, $16) FROM a
 
 _PG_DEADLINE = "SELECT version, deadline_at, deadline_key FROM games WHERE id = $1"
 
+_PG_VERSIONS = "SELECT table_id, version FROM games WHERE table_id = ANY($1::text[])"
+
 # NOTIFY payloads must stay under 8000 bytes; an action that does not fit is announced by its
 # version only, and the other processes read it back.
 NOTIFY_LIMIT = 7900
@@ -349,6 +351,12 @@ class PgGames(SqliteGames):
     async def since(self, game_id: str, after: int) -> Since:
         records = await self.pool.fetch(_PG_SINCE, game_id, after)
         return [(r[0], r[1], r[2], orjson.loads(r[3]), orjson.loads(r[4])) for r in records]
+
+    async def versions(self, table_ids: list[str]) -> dict[str, int]:
+        # One statement with one array parameter: the sweep asks for every room's table, a
+        # thousand of them on a busy process (the ORM's IN list renders a parameter for each).
+        records = await self.pool.fetch(_PG_VERSIONS, table_ids)
+        return {r[0]: r[1] for r in records}
 
     async def deadline(self, game_id: str) -> tuple[int, datetime | None, str | None] | None:
         # One statement on the action path's pool: a room that read another process's actions

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import SQLAlchemyError
 
+import engine
 from app.core.config import Settings
 from app.core.errors import ServiceError, StoreConflict, StoreUnavailable
 from app.core.security import hash_token, new_id
@@ -187,3 +188,19 @@ async def test_lines_written_at_once_take_every_number_once(stores: Stores) -> N
         (by_id[s.id].kind, by_id[s.id].data) for s in stored
     ]
     assert sorted(n for s in stored if s.data for n in s.data.values()) == list(range(1, 40, 2))
+
+
+async def test_the_sweep_reads_the_versions_of_many_tables_in_one_call(stores: Stores) -> None:
+    """`versions` (the safety sweep's one read, an array parameter on Postgres): the version of
+    each table's game; a table without a game, or unknown, is left out."""
+    started, waiting = new_id(), new_id()
+    state, opening = engine.start(players=3, seed=5)
+    async with stores.tables.write() as tx:
+        for tid in (started, waiting):
+            await tx.add_table(TableRec(id=tid, seats=3))
+        await tx.start_game(
+            game_id=new_id(), table_id=started, players=3, seed="5", seed_commitment="x",
+            state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+        )  # fmt: skip
+    assert await stores.games.versions([started, waiting, new_id()]) == {started: 0}
+    assert await stores.games.versions([]) == {}

@@ -386,15 +386,14 @@ class Feed:
 
 async def sweep_feeds(every: Iterable[Feed], store: FeedStore) -> None:
     """Catch up every feed of this process with lines stored elsewhere that no notification
-    announced (SQLite's second process, a Postgres listener that reconnected)."""
+    announced (SQLite's second process, a Postgres listener that reconnected). Raises
+    `StoreError` when the database does not answer: the hub's sweep is then tried again every
+    second, as for the games (a chat sweep that failed once was left to the next slow sweep, and
+    the lines sent meanwhile elsewhere with it)."""
     feeds = [f for f in every if f.viewers]
     if not feeds:
         return
-    try:
-        newest = await store.last_ids([f.table_id for f in feeds])
-    except StoreError as exc:
-        log.warning("chat sweep failed: %r", exc)
-        return
+    newest = await store.last_ids([f.table_id for f in feeds])
     for feed in feeds:
         if newest.get(feed.table_id, 0) > (feed.last or 0):
             feed.pull_soon()

@@ -8,7 +8,8 @@ of 4 seats, `--at-once` requests under way at a time, each table from its own lo
 bench/load.py does (the lobby limits empty tables per address), then takes their seats (4 joins a
 table, no socket open). Prints the server's CPU (utime+stime from /proc) per create and per join,
 and the wall time. Every game of bench/load.py that ends is replaced by one such create and 4
-joins (and a start and 4 sockets), and bench/load.py sets its games up this way.
+joins (and a start and 4 sockets), and bench/load.py sets its games up this way. Then the first
+seat starts each table's game (no socket open: the CPU of the start alone), printed per start.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ async def measure(server: Server, tables: int, at_once: int) -> None:
     lobbies = [Lobby(server.http, source_address(n)) for n in range(min(tables, ADDRESSES))]
     gate = asyncio.Semaphore(at_once)
     made: list[tuple[int, str]] = []
+    hosts: list[tuple[int, str, str]] = []  # (n, table, the first seat's token)
 
     async def create(n: int) -> None:
         async with gate:
@@ -49,12 +51,19 @@ async def measure(server: Server, tables: int, at_once: int) -> None:
 
     async def join(n: int, table_id: str, seat: int) -> None:
         async with gate:
-            await lobbies[n % ADDRESSES].join(table_id, f"P{seat}")
+            taken, token = await lobbies[n % ADDRESSES].join(table_id, f"P{seat}")
+            if taken == 0:
+                hosts.append((n, table_id, token))
+
+    async def start(n: int, table_id: str, token: str) -> None:
+        async with gate:
+            await lobbies[n % ADDRESSES].start(table_id, token)
 
     try:
         for what, calls in (
             ("create", lambda: [create(n) for n in range(tables)]),
             ("join", lambda: [join(n, t, s) for n, t in made for s in range(4)]),
+            ("start", lambda: [start(n, t, token) for n, t, token in hosts]),
         ):
             await asyncio.sleep(1.0)  # what the previous step set off settles
             work = calls()

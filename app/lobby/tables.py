@@ -22,7 +22,7 @@ from app.core.schemas import JoinOut, TableOut, TableSettings
 from app.core.security import hash_token, new_id, new_seed, new_token
 from app.store.lobby_ports import ReadModel, TableStore, TableWrite
 from app.store.presence import host_seat, is_stale
-from app.store.records import SeatRec, StoredGame, TableRec, utcnow
+from app.store.records import GameStart, SeatRec, StoredGame, TableRec, TableRows, utcnow
 from app.table.clock import first_deadline
 from app.table.hub import Hub
 from app.table.listing import Listing
@@ -54,6 +54,12 @@ def _must_be_open(table: TableRec, message: str = "this table's game has started
     if table.status != "open":
         raise ServiceError(Code.ALREADY_STARTED, message)
     return table
+
+
+def _seat_of(rows: TableRows, token: str | None) -> SeatRec | None:
+    """The seat `token` holds at this table, from the rows read with their tokens' hashes."""
+    seat_id = rows.tokens.get(hash_token(token)) if token else None
+    return next((s for s in rows.seats if s.id == seat_id), None)
 
 
 def _require_host(seats: list[SeatRec], seat: SeatRec) -> None:
@@ -292,34 +298,39 @@ class Lobby:
         test_seed = self.settings.test_seed
         seeds.refuse_unless_testing(test_seed, seed)
         async with self.hub.hold(table_id) as room:
-            me = await self.reads.seat_for_token(table_id, token)
-            async with self.tables.write() as tx:
-                table = await _open_table(tx, table_id)
-                seats = await tx.seats(table_id)
-                _require_host(seats, me)
-                if len(seats) < table.seats:
-                    raise ServiceError(
-                        Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
-                    )
-                if deal is not None:
-                    seed = deal
-                elif test_seed is None:
-                    seed = new_seed()
-                else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
-                    seed = seeds.game_seed(test_seed, await tx.games_count(), seed)
-                if deal is not None or test_seed is not None:
-                    # A known deal: its bots play it the same way every time.
-                    for s in seats:
-                        if s.bot:
-                            s.bot_seed = str(seeds.bot_seed(seed, s.seat))
-                            await tx.update_seat(s.id, bot_seed=s.bot_seed)
-                state, opening = engine.start(players=table.seats, seed=seed)
-                # The opening prompt's deadline is stored with the game.
-                deadline = first_deadline(
-                    state, table.turn_seconds, table.choose_seconds, server_clock.time()
+            if not token:
+                await self.reads.seat_for_token(table_id, token)  # missing_token, as before
+            # The table, its seats and their tokens in one read (one statement on Postgres).
+            rows = (await self.hub.arrivals.look(table_id, time.monotonic())).rows
+            assert rows is not None
+            me = _seat_of(rows, token) or await self.reads.seat_for_token(table_id, token)
+            table, seats = _must_be_open(rows.table), rows.seats
+            _require_host(seats, me)
+            if len(seats) < table.seats:
+                raise ServiceError(
+                    Code.SEATS_EMPTY, f"{table.seats - len(seats)} seats are still empty"
                 )
-                game_id, dumped = new_id(), engine.dumps(state)
-                started = await tx.start_game(
+            if deal is not None:
+                seed = deal
+            elif test_seed is None:
+                seed = new_seed()
+            else:  # tests only (app.core.seeds): the deal and the bots follow from TEST_SEED
+                async with self.tables.write() as tx:
+                    seed = seeds.game_seed(test_seed, await tx.games_count(), seed)
+            bot_seeds: dict[int, str] = {}
+            if deal is not None or test_seed is not None:
+                # A known deal: its bots play it the same way every time.
+                for s in seats:
+                    if s.bot:
+                        s.bot_seed = bot_seeds[s.id] = str(seeds.bot_seed(seed, s.seat))
+            state, opening = engine.start(players=table.seats, seed=seed)
+            # The opening prompt's deadline is stored with the game.
+            deadline = first_deadline(
+                state, table.turn_seconds, table.choose_seconds, server_clock.time()
+            )
+            game_id, dumped = new_id(), engine.dumps(state)
+            started = await self.tables.begin_game(
+                GameStart(
                     game_id=game_id,
                     table_id=table_id,
                     players=table.seats,
@@ -329,11 +340,15 @@ class Lobby:
                     opening=opening,
                     deadline_at=deadline.stamp() if deadline else None,
                     deadline_key=deadline.key if deadline else None,
+                    now=utcnow(),
+                    bot_seeds=bot_seeds,
                 )
-                if not started:  # another process started it first
-                    raise ServiceError(
-                        Code.ALREADY_STARTED, "this table's game has already started"
-                    )
+            )
+            if not started:  # another process started it, or a seat was given back meanwhile
+                again = (await self.hub.arrivals.look(table_id, time.monotonic())).rows
+                assert again is not None
+                _must_be_open(again.table, "this table's game has already started")
+                raise ServiceError(Code.SEATS_EMPTY, "a seat was given back; start again")
             out = await room.audience.send_table_now()
             # Every socket's log starts with the opening: "Turn 1: ...", "The Witch is up ...".
             room.started(

@@ -15,7 +15,14 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import engine
-from app.store.records import FinishedGame, QueueEntry, SeatRec, TableRec, TableRows
+from app.store.records import (
+    FinishedGame,
+    GameStart,
+    QueueEntry,
+    SeatRec,
+    TableRec,
+    TableRows,
+)
 
 
 class TableWrite(Protocol):
@@ -112,6 +119,13 @@ class TableStore(Protocol):
         """A person sits at `seat` (away until their page connects) and the table is marked
         changed, in one step that needs the table still `open`: False if it is not (nothing
         written); `StoreConflict` if the seat or the token was taken meanwhile."""
+        ...
+
+    async def begin_game(self, start: GameStart) -> bool:
+        """The game is stored at version 0, the table moves from open to playing and the bots'
+        seeds are written, in one step that needs the table still `open` with every seat taken:
+        False if it is not (nothing written: another process started it, or a seat was given
+        back meanwhile)."""
         ...
 
 

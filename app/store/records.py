@@ -110,6 +110,24 @@ class TableRows:
 
 
 @dataclass(frozen=True, slots=True)
+class GameStart:
+    """A table's game as it starts (version 0), with the bots' seeds a known deal fixes (seat id
+    -> seed; none for a deal nobody knows)."""
+
+    game_id: str
+    table_id: str
+    players: int
+    seed: str
+    seed_commitment: str
+    state: str
+    opening: list[dict[str, Any]]
+    deadline_at: datetime | None
+    deadline_key: str | None
+    now: datetime
+    bot_seeds: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Noted:
     """A seat's arrival found in memory, to check and write (app.store.arrival_batch): its seat
     row, the token hash it was found by, the bus payload that tells the other processes."""

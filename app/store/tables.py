@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,7 +25,7 @@ from app.store.db import Database
 from app.store.errors import mapped, translated
 from app.store.models import GameRow, SeatRow, TableRow, as_utc, utcnow
 from app.store.pgpool import PgPool
-from app.store.records import SeatRec, TableRec, record_of
+from app.store.records import GameStart, SeatRec, TableRec, record_of
 
 
 async def table_row(session: AsyncSession, table_id: str) -> TableRow:
@@ -222,6 +223,33 @@ class SqlTables:
             await tx.add_seat(table_id, seat, name, token_hash=token_hash, away_since=now)
         return True
 
+    async def begin_game(self, start: GameStart) -> bool:
+        with contextlib.suppress(_NotStarted):
+            async with self.write() as tx:
+                for seat_id, bot_seed in start.bot_seeds.items():
+                    await tx.update_seat(seat_id, bot_seed=bot_seed)
+                table = await tx.table(start.table_id)
+                if table.status != "open" or len(await tx.seats(start.table_id)) < table.seats:
+                    raise _NotStarted
+                if not await tx.start_game(
+                    game_id=start.game_id,
+                    table_id=start.table_id,
+                    players=start.players,
+                    seed=start.seed,
+                    seed_commitment=start.seed_commitment,
+                    state=start.state,
+                    opening=start.opening,
+                    deadline_at=start.deadline_at,
+                    deadline_key=start.deadline_key,
+                ):
+                    raise _NotStarted  # the game's row goes with the rollback
+                return True
+        return False
+
+
+class _NotStarted(Exception):
+    """The table was no longer open: the write is rolled back."""
+
 
 # A join's write on Postgres, one statement: the table row's update (which waits for, and then
 # sees, a start under way in another process) guards the seat's insert.
@@ -235,10 +263,32 @@ RETURNING id
 """
 
 
+# A start's write on Postgres, one statement: the table row's update, only while the table is open
+# with every seat taken (it waits for, and then sees, a join or a start under way in another
+# process), guards the bots' seeds and the game's insert.
+_BEGIN_GAME = """
+WITH t AS (
+    UPDATE tables SET status = 'playing', updated_at = $10
+    WHERE id = $2 AND status = 'open'
+      AND (SELECT count(*) FROM seats WHERE seats.table_id = $2) = tables.seats
+    RETURNING id
+), b AS (
+    UPDATE seats SET bot_seed = v.bot_seed
+    FROM t, unnest($11::bigint[], $12::text[]) AS v(id, bot_seed)
+    WHERE seats.id = v.id AND seats.table_id = t.id
+)
+INSERT INTO games (id, table_id, players, seed, seed_commitment, state, snapshot_version,
+                   opening_events, version, status, created_at, updated_at, deadline_at,
+                   deadline_key)
+SELECT $1, t.id, $3, $4, $5, $6, 0, $7::json, 0, 'playing', $10, $10, $8, $9 FROM t
+RETURNING id
+"""
+
+
 @mapped
 class PgTables(SqlTables):
-    """Postgres's: a join in one statement on the action path's pool (no ORM, no transaction
-    of its own); the other lobby writes as SQLite's, with `PgTableWrite`."""
+    """Postgres's: a join and a start in one statement each on the action path's pool (no ORM,
+    no transaction of its own); the other lobby writes as SQLite's, with `PgTableWrite`."""
 
     write_class = PgTableWrite
 
@@ -250,4 +300,22 @@ class PgTables(SqlTables):
         self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
     ) -> bool:
         row = await self.pool.fetchrow(_TAKE_SEAT, table_id, seat, name, token_hash, now)
+        return row is not None
+
+    async def begin_game(self, start: GameStart) -> bool:
+        row = await self.pool.fetchrow(
+            _BEGIN_GAME,
+            start.game_id,
+            start.table_id,
+            start.players,
+            start.seed,
+            start.seed_commitment,
+            start.state,
+            orjson.dumps(start.opening).decode(),
+            start.deadline_at,
+            start.deadline_key,
+            start.now,
+            list(start.bot_seeds),
+            list(start.bot_seeds.values()),
+        )
         return row is not None

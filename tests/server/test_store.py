@@ -19,7 +19,7 @@ from app.core.security import hash_token, new_id
 from app.store.db import make_engine
 from app.store.models import Base, as_utc
 from app.store.ports import Stores
-from app.store.records import TableRec, utcnow
+from app.store.records import GameStart, TableRec, utcnow
 from app.store.stores import open_stores
 from tests.ports import free_port
 from tests.server.harness import Database
@@ -204,3 +204,44 @@ async def test_the_sweep_reads_the_versions_of_many_tables_in_one_call(stores: S
         )  # fmt: skip
     assert await stores.games.versions([started, waiting, new_id()]) == {started: 0}
     assert await stores.games.versions([]) == {}
+
+
+async def test_a_start_writes_the_game_only_at_an_open_table_with_every_seat_taken(
+    stores: Stores,
+) -> None:
+    """`begin_game`, a start's one write (one statement on Postgres): the game at version 0, the
+    table playing and the bots' seeds of a known deal; nothing at all while a seat is empty or
+    once the table has started."""
+    table_id = new_id()
+    async with stores.tables.write() as tx:
+        await tx.add_table(TableRec(id=table_id, seats=3))
+        await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token("ann"))
+        await tx.add_seat(table_id, 1, "Bea", token_hash=hash_token("bea"))
+    state, opening = engine.start(players=3, seed=5)
+
+    def start(game_id: str, bot_seeds: dict[int, str]) -> GameStart:
+        return GameStart(
+            game_id=game_id, table_id=table_id, players=3, seed="5", seed_commitment="c",
+            state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+            now=utcnow(), bot_seeds=bot_seeds,
+        )  # fmt: skip
+
+    assert not await stores.tables.begin_game(start(new_id(), {}))  # a seat is empty
+    async with stores.tables.write() as tx:
+        await tx.add_seat(table_id, 2, "Bot 3", bot_kind="random", bot_seed="1")
+    bot = (await stores.reads.table(table_id)).seats[2]
+    assert (await stores.reads.table(table_id)).table.status == "open"
+    assert await stores.games.versions([table_id]) == {}
+
+    game_id = new_id()
+    assert await stores.tables.begin_game(start(game_id, {bot.id: "77"}))
+    rows = await stores.reads.table(table_id)
+    assert rows.table.status == "playing" and rows.game is not None and rows.game.id == game_id
+    assert rows.seats[2].bot_seed == "77"
+    stored = await stores.games.load(table_id)
+    assert stored is not None and (stored.id, stored.version, stored.seed) == (game_id, 0, "5")
+    assert (stored.state, stored.opening) == (engine.dumps(state), opening)
+    # Started: a second start writes nothing.
+    assert not await stores.tables.begin_game(start(new_id(), {bot.id: "88"}))
+    assert (await stores.reads.table(table_id)).seats[2].bot_seed == "77"
+    assert (await stores.games.load(table_id)).id == game_id  # type: ignore[union-attr]

@@ -292,16 +292,23 @@ async def test_bots_wait_for_the_database_instead_of_trying_without_pause(
             # Commits wait behind the test's lock (reads do not): the bots' first bid is under
             # way when the database stops, and the bots (which never wait between moves in the
             # tests) are due all through the outage.
-            lock = await asyncpg.connect(private_pg.url.replace("+asyncpg", ""))
+            dsn = private_pg.url.replace("+asyncpg", "")
+            lock, probe = await asyncpg.connect(dsn), await asyncpg.connect(dsn)
             try:
                 await lock.execute("BEGIN; LOCK TABLE actions IN EXCLUSIVE MODE")
                 await start(http, person)
-                await until(lambda: _commit_waiting(lock), what="a bot's commit waiting")
+                # Asked outside the lock's transaction: inside it, pg_stat_activity is read once
+                # and kept (the probe then never saw a commit that came after its first look).
+                await until(lambda: _commit_waiting(probe), what="a bot's commit waiting")
                 began = time.monotonic()  # before the bots' first refusal
-                await asyncio.to_thread(private_pg.stop, "fast")
+                # Immediate: a fast shutdown ends the lock's idle session first, and the commit
+                # waiting for it could be granted the lock and commit before its own end came
+                # (both bots' bids committed then, and no bot was due in the outage).
+                await asyncio.to_thread(private_pg.stop, "immediate")
             finally:
-                with contextlib.suppress(Exception):
-                    await lock.close(timeout=2)
+                for conn in (lock, probe):
+                    with contextlib.suppress(Exception):
+                        await conn.close(timeout=2)
             await asyncio.sleep(DOWN_SECONDS)
             tries = _bot_refusals(server, table_id)
             seconds = time.monotonic() - began

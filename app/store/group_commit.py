@@ -13,8 +13,8 @@ Each row keeps its own version guard: a game another process moved on is simply 
 that action alone is answered `StaleVersion`. The statement locks its games in the order of their
 ids, so that two processes' statements sharing games never deadlock. A unique violation (an action
 id used twice, a version written by another process in between) fails the whole statement: its
-actions are then committed one by one, each with its own answer. A driver error fails every action of the statement,
-as it would have failed each alone (maybe committed: the rooms read what was).
+actions are then committed one by one, each with its own answer. A driver error fails every action
+of the statement, as it would have failed each alone (maybe committed: the rooms read what was).
 """
 
 from __future__ import annotations

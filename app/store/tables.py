@@ -226,11 +226,11 @@ class SqlTables:
     async def begin_game(self, start: GameStart) -> bool:
         with contextlib.suppress(_NotStarted):
             async with self.write() as tx:
-                for seat_id, bot_seed in start.bot_seeds.items():
-                    await tx.update_seat(seat_id, bot_seed=bot_seed)
                 table = await tx.table(start.table_id)
                 if table.status != "open" or len(await tx.seats(start.table_id)) < table.seats:
                     raise _NotStarted
+                for seat_id, bot_seed in start.bot_seeds.items():
+                    await tx.update_seat(seat_id, bot_seed=bot_seed)
                 if not await tx.start_game(
                     game_id=start.game_id,
                     table_id=start.table_id,

@@ -110,6 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Under /api: at /docs a newcomer took the API's page for the game's rules (/rules).
         docs_url="/api/docs",
         redoc_url=None,
+        # FastAPI's OpenTelemetry layer is off: nothing here configures a provider, and enabled it
+        # looks the three providers up in the environment on every HTTP request.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     app.state.metrics = metrics

@@ -80,12 +80,14 @@ class Lobby:
         """How tables are shown (app.table.listing)."""
         return self.hub.listing
 
-    async def _changed(self, room: Room) -> TableOut:
-        """Tell this process's sockets and the other processes; answer the table as it is. (This
-        process reads nothing more for it: the notice it hears back only names the table.)"""
+    async def _changed(self, room: Room, told: bool = False) -> TableOut:
+        """Tell this process's sockets and the other processes (`told`: the write's own
+        statement did, Bus.told_at_commit); answer the table as it is. (This process reads
+        nothing more for it: the notice it hears back only names the table.)"""
         table = await room.audience.send_table_now()
         self.hub.lobby_changed(room.table_id)
-        await self.hub.bus.publish_change(room.table_id)
+        if not told:
+            await self.hub.bus.publish_change(room.table_id)
         return table
 
     async def create_table(
@@ -178,17 +180,18 @@ class Lobby:
                     raise ServiceError(Code.NAME_TAKEN, f"someone at this table is called {name!r}")
                 free = min(set(range(table.seats)) - {s.seat for s in seats})
                 token = new_token()
+                tell = self.hub.bus.told_at_commit(table_id)
                 try:
                     # Away until their page connects. False: started or closed since the read.
                     if await self.tables.take_seat(
-                        table_id, free, name, hash_token(token), utcnow()
+                        table_id, free, name, hash_token(token), utcnow(), tell
                     ):
                         break
                 except StoreConflict:
                     pass  # another server process took that seat first: look again
             else:
                 raise ServiceError(Code.CONFLICT, "the table changed too often; try again")
-            await self._changed(room)
+            await self._changed(room, told=tell is not None)
             await room.feed.notice("joined", seat=free, name=name)  # table chat's log line
         return JoinOut(table_id=table_id, seat=free, token=token)
 
@@ -329,6 +332,7 @@ class Lobby:
                 state, table.turn_seconds, table.choose_seconds, server_clock.time()
             )
             game_id, dumped = new_id(), engine.dumps(state)
+            tell = self.hub.bus.told_at_commit(table_id, 0)
             started = await self.tables.begin_game(
                 GameStart(
                     game_id=game_id,
@@ -342,6 +346,7 @@ class Lobby:
                     deadline_key=deadline.key if deadline else None,
                     now=utcnow(),
                     bot_seeds=bot_seeds,
+                    tell=tell,
                 )
             )
             if not started:  # another process started it, or a seat was given back meanwhile
@@ -369,5 +374,6 @@ class Lobby:
                     actions=[],
                 )
             )
-            await self.hub.bus.publish(table_id, 0)
+            if tell is None:
+                await self.hub.bus.publish(table_id, 0)
         return out

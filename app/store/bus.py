@@ -111,6 +111,9 @@ class LocalBus:
     def tell(self, table_id: str) -> str:
         return f"{table_id}:@{self.origin}"  # goes nowhere: one process (app.store.arrivals)
 
+    def told_at_commit(self, table_id: str, version: int | None = None) -> str | None:
+        return None  # the handler is called here, after the commit
+
     async def start(self, handler: Handler, on_reconnect: Callable[[], None]) -> None:
         self.handler = handler
 
@@ -218,6 +221,11 @@ class PgBus:
 
     def tell(self, table_id: str) -> str:
         return f"{table_id}{self._own}"
+
+    def told_at_commit(self, table_id: str, version: int | None = None) -> str | None:
+        if version is None:
+            return f"{table_id}{self._own_change}"  # as publish_change's
+        return f"{table_id}:{version}"  # as publish's
 
     def _on_notification(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._received()

@@ -114,18 +114,25 @@ class TableStore(Protocol):
     def write(self) -> AbstractAsyncContextManager[TableWrite]: ...
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        now: datetime,
+        tell: str | None = None,
     ) -> bool:
         """A person sits at `seat` (away until their page connects) and the table is marked
         changed, in one step that needs the table still `open`: False if it is not (nothing
-        written); `StoreConflict` if the seat or the token was taken meanwhile."""
+        written); `StoreConflict` if the seat or the token was taken meanwhile. `tell`: the
+        bus's notice of the change (Bus.told_at_commit), sent with the seat's commit."""
         ...
 
     async def begin_game(self, start: GameStart) -> bool:
         """The game is stored at version 0, the table moves from open to playing and the bots'
         seeds are written, in one step that needs the table still `open` with every seat taken:
         False if it is not (nothing written: another process started it, or a seat was given
-        back meanwhile)."""
+        back meanwhile). `start.tell` goes out with the commit, as `take_seat`'s."""
         ...
 
 

@@ -213,6 +213,13 @@ class Bus(Protocol):
         sockets of: the other processes read the table again; this one hears only its table's
         id (`on_own`)."""
 
+    def told_at_commit(self, table_id: str, version: int | None = None) -> str | None:
+        """The NOTIFY payload that a store's own statement can send at its commit in place of
+        `publish_change(table_id)` (`version` None) or `publish(table_id, version)`: one
+        statement fewer (Postgres). None: this bus tells without the database (SQLite); call
+        the method after the commit."""
+        ...
+
     def tell(self, table_id: str) -> str:
         """The NOTIFY payload of a presence change this process made (app.store.arrivals): the
         other processes read the table again; this one, which shows it already, ignores it."""

@@ -125,6 +125,8 @@ class GameStart:
     deadline_key: str | None
     now: datetime
     bot_seeds: dict[int, str] = field(default_factory=dict)
+    # The game's notice to the other processes, sent at the commit (Bus.told_at_commit).
+    tell: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

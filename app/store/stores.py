@@ -69,7 +69,7 @@ def open_stores(settings: Settings, received: Callable[[], None] = lambda: None)
         # The action path's own asyncpg pool: commits, catch-ups, arrivals, NOTIFYs.
         pool = PgPool(db)
         games, arrivals = PgGames(db, channel, pool), PgArrivals(pool, channel)
-        tables, queue = PgTables(db, pool), PgQueue(db)
+        tables, queue = PgTables(db, pool, channel), PgQueue(db)
         feeds = PgFeeds(db, channel, pool)
         bus = _pg_bus(db, pool, channel, received)
 

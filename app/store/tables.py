@@ -215,9 +215,15 @@ class SqlTables:
                 yield self.write_class(session)
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        now: datetime,
+        tell: str | None = None,
     ) -> bool:
-        async with self.write() as tx:
+        async with self.write() as tx:  # `tell`: None from SQLite's bus (app.store.bus)
             if not await tx.mark_open_table(table_id, now):
                 return False
             await tx.add_seat(table_id, seat, name, token_hash=token_hash, away_since=now)
@@ -252,20 +258,24 @@ class _NotStarted(Exception):
 
 
 # A join's write on Postgres, one statement: the table row's update (which waits for, and then
-# sees, a start under way in another process) guards the seat's insert.
+# sees, a start under way in another process) guards the seat's insert, and the seat's insert the
+# lobby's notice to the other processes ($7 on channel $6, when given), sent at the commit.
 _TAKE_SEAT = """
 WITH t AS (
     UPDATE tables SET updated_at = $5 WHERE id = $1 AND status = 'open' RETURNING id
+), s AS (
+    INSERT INTO seats (table_id, seat, name, token_hash, bot, stand_in, joined_at, away_since)
+    SELECT t.id, $2, $3, $4, false, false, $5, $5 FROM t
+    RETURNING id
 )
-INSERT INTO seats (table_id, seat, name, token_hash, bot, stand_in, joined_at, away_since)
-SELECT t.id, $2, $3, $4, false, false, $5, $5 FROM t
-RETURNING id
+SELECT s.id, CASE WHEN $7::text IS NOT NULL THEN pg_notify($6, $7) END AS told FROM s
 """
 
 
 # A start's write on Postgres, one statement: the table row's update, only while the table is open
 # with every seat taken (it waits for, and then sees, a join or a start under way in another
-# process), guards the bots' seeds and the game's insert.
+# process), guards the bots' seeds, the game's insert and the game's notice ($14 on channel $13,
+# when given), sent at the commit.
 _BEGIN_GAME = """
 WITH t AS (
     UPDATE tables SET status = 'playing', updated_at = $10
@@ -276,12 +286,14 @@ WITH t AS (
     UPDATE seats SET bot_seed = v.bot_seed
     FROM t, unnest($11::bigint[], $12::text[]) AS v(id, bot_seed)
     WHERE seats.id = v.id AND seats.table_id = t.id
+), g AS (
+    INSERT INTO games (id, table_id, players, seed, seed_commitment, state, snapshot_version,
+                       opening_events, version, status, created_at, updated_at, deadline_at,
+                       deadline_key)
+    SELECT $1, t.id, $3, $4, $5, $6, 0, $7::json, 0, 'playing', $10, $10, $8, $9 FROM t
+    RETURNING id
 )
-INSERT INTO games (id, table_id, players, seed, seed_commitment, state, snapshot_version,
-                   opening_events, version, status, created_at, updated_at, deadline_at,
-                   deadline_key)
-SELECT $1, t.id, $3, $4, $5, $6, 0, $7::json, 0, 'playing', $10, $10, $8, $9 FROM t
-RETURNING id
+SELECT g.id, CASE WHEN $14::text IS NOT NULL THEN pg_notify($13, $14) END AS told FROM g
 """
 
 
@@ -292,14 +304,23 @@ class PgTables(SqlTables):
 
     write_class = PgTableWrite
 
-    def __init__(self, db: Database, pool: PgPool) -> None:
+    def __init__(self, db: Database, pool: PgPool, channel: str) -> None:
         super().__init__(db)
         self.pool = pool
+        self.channel = channel  # the NOTIFY channel of this database schema
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, now: datetime
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        now: datetime,
+        tell: str | None = None,
     ) -> bool:
-        row = await self.pool.fetchrow(_TAKE_SEAT, table_id, seat, name, token_hash, now)
+        row = await self.pool.fetchrow(
+            _TAKE_SEAT, table_id, seat, name, token_hash, now, self.channel, tell
+        )
         return row is not None
 
     async def begin_game(self, start: GameStart) -> bool:
@@ -317,5 +338,7 @@ class PgTables(SqlTables):
             start.now,
             list(start.bot_seeds),
             list(start.bot_seeds.values()),
+            self.channel,
+            start.tell,
         )
         return row is not None

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import SQLAlchemyError
@@ -92,6 +94,58 @@ async def test_a_join_writes_the_seat_only_at_an_open_table(stores: Stores) -> N
     assert not await stores.tables.take_seat(started, 0, "Bea", hash_token("bea"), utcnow())
     assert (await stores.reads.table(started)).seats == []
     assert [s.name for s in (await stores.reads.table(table_id)).seats] == ["Ann"]
+
+
+async def test_a_join_and_a_start_tell_the_other_processes_with_their_own_commit(
+    stores: Stores, database: Database
+) -> None:
+    """On Postgres a join's lobby notice and a start's game notice go out in the write's own
+    statement, at its commit, and only when it wrote (`Bus.told_at_commit`); SQLite's bus tells
+    after the commit instead, with no payload to give."""
+    table_id, started = new_id(), new_id()
+    if database.backend == "sqlite":
+        assert stores.bus.told_at_commit(table_id) is None
+        assert stores.bus.told_at_commit(table_id, 0) is None
+        return
+    own: list[str] = []
+    games: list[tuple[str, int | None]] = []
+    stores.bus.on_own = own.append
+    await stores.bus.start(lambda t, v, _carried: games.append((t, v)), lambda: None)
+    async with stores.tables.write() as tx:
+        for tid in (table_id, started):
+            await tx.add_table(TableRec(id=tid, seats=3))
+        await tx.update_table(started, status="playing")
+
+    async def heard(what: list[Any], count: int) -> None:
+        # Notices arrive in the order of their commits: once the last is here, any earlier one
+        # sent would be too.
+        async with asyncio.timeout(10):
+            while len(what) < count:
+                await asyncio.sleep(0.01)
+
+    tell = stores.bus.told_at_commit
+    assert not await stores.tables.take_seat(
+        started, 0, "Ann", hash_token("a0"), utcnow(), tell(started)
+    )
+    assert await stores.tables.take_seat(
+        table_id, 0, "Ann", hash_token("a1"), utcnow(), tell(table_id)
+    )
+    await heard(own, 1)
+    assert own == [table_id]
+    for seat, name in ((1, "Bea"), (2, "Cy")):  # untold
+        await stores.tables.take_seat(table_id, seat, name, hash_token(name), utcnow(), None)
+    state, opening = engine.start(players=3, seed=5)
+    start = GameStart(
+        game_id=new_id(), table_id=table_id, players=3, seed="5", seed_commitment="c",
+        state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+        now=utcnow(), tell=tell(table_id, 0),
+    )  # fmt: skip
+    assert await stores.tables.begin_game(start)
+    assert not await stores.tables.begin_game(replace(start, game_id=new_id()))  # started
+    assert not await stores.tables.take_seat(started, 1, "Di", hash_token("d"), utcnow(), None)
+    await stores.bus.publish(started, 7)  # a marker after all of the above
+    await heard(games, 2)
+    assert games == [(table_id, 0), (started, 7)] and own == [table_id]
 
 
 async def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:

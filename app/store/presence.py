@@ -15,7 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, exists, or_, select, update
+from sqlalchemy import BigInteger, and_, any_, exists, literal, or_, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from app.core.clock import server_clock
 from app.store.db import Database
@@ -141,19 +142,25 @@ class Presence:
         changed: set[str] = set()
         async with self.db.write_core() as conn:
             ids = sorted(seat_ids)
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
+            # Postgres: the ids as one array parameter, in one chunk (an IN list is rendered
+            # anew with a parameter per id on each beat); SQLite: IN lists, under its limit.
+            size = 500 if self.db.sqlite else max(len(ids), 1)
+            for i in range(0, len(ids), size):
+                chunk = ids[i : i + size]
+                among = (
+                    SeatRow.id.in_(chunk)
+                    if self.db.sqlite
+                    else SeatRow.id == any_(literal(chunk, ARRAY(BigInteger)))
+                )
                 came_back = await conn.execute(
                     select(SeatRow.table_id).where(
-                        SeatRow.id.in_(chunk),
+                        among,
                         or_(SeatRow.away_since.is_not(None), SeatRow.seen_at < now - self.stale),
                     )
                 )
                 changed.update(t for (t,) in came_back)
                 await conn.execute(
-                    update(SeatRow)
-                    .where(SeatRow.id.in_(chunk))
-                    .values(seen_at=now, away_since=None)
+                    update(SeatRow).where(among).values(seen_at=now, away_since=None)
                 )
             lost = await conn.execute(
                 update(SeatRow)

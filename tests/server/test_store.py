@@ -148,6 +148,45 @@ async def test_a_join_and_a_start_tell_the_other_processes_with_their_own_commit
     assert games == [(table_id, 0), (started, 7)] and own == [table_id]
 
 
+async def test_a_heartbeat_refreshes_its_seats_and_writes_away_those_nobody_refreshes(
+    stores: Stores,
+) -> None:
+    """A process's heartbeat over many seats (one array parameter on Postgres, IN lists of 500 on
+    SQLite): each is seen now and no longer away, the tables of those that were away or stale
+    are returned, and a person's seat that no process refreshed is written away."""
+    tables = [new_id() for _ in range(3)]
+    now = utcnow()
+    long_ago = now - stores.presence.stale * 2
+    async with stores.tables.write() as tx:
+        for tid in tables:
+            await tx.add_table(TableRec(id=tid, seats=5))
+        for n in range(600):  # more than one SQLite chunk
+            await tx.add_table(TableRec(id=f"filler{n}", seats=3))
+            await tx.add_seat(f"filler{n}", 0, "F", token_hash=hash_token(f"f{n}"), away_since=now)
+    await stores.tables.take_seat(tables[0], 0, "Away", hash_token("away"), now)
+    await stores.tables.take_seat(tables[1], 0, "Seen", hash_token("seen"), now)
+    await stores.tables.take_seat(tables[2], 0, "Gone", hash_token("gone"), now)
+    seats = {
+        (await stores.reads.table(t)).seats[0].name: (await stores.reads.table(t)).seats[0]
+        for t in tables
+    }
+    async with stores.tables.write() as tx:
+        await tx.update_seat(seats["Seen"].id, seen_at=now, away_since=None)
+        await tx.update_seat(seats["Gone"].id, seen_at=long_ago, away_since=None)
+    fillers = [(await stores.reads.table(f"filler{n}")).seats[0].id for n in range(600)]
+    beat = [seats["Away"].id, seats["Seen"].id, *fillers]
+    changed = await stores.presence.heartbeat(beat)
+    # Away came back; Gone, refreshed by nobody, is written away; Seen changed nothing.
+    assert set(changed) >= {tables[0], tables[2]} and tables[1] not in changed
+    after = {t: (await stores.reads.table(t)).seats[0] for t in tables}
+    last = (await stores.reads.table("filler599")).seats[0]
+    for seat in (after[tables[0]], after[tables[1]], last):
+        assert seat.away_since is None and seat.seen_at is not None
+        assert as_utc(seat.seen_at) >= now
+    assert after[tables[2]].away_since is not None
+    assert await stores.presence.heartbeat([]) == []
+
+
 async def test_a_database_that_does_not_answer_is_unavailable(tmp_path: Path) -> None:
     # Nothing listens on the Postgres port; the SQLite file's folder does not exist.
     for url in (

@@ -76,21 +76,10 @@ class TableWrite(Protocol):
         """Change these columns of the table, and mark it changed now (`updated_at`)."""
         ...
 
-    async def start_game(
-        self,
-        *,
-        game_id: str,
-        table_id: str,
-        players: int,
-        seed: str,
-        seed_commitment: str,
-        state: str,
-        opening: list[dict[str, Any]],
-        deadline_at: datetime | None,
-        deadline_key: str | None,
-    ) -> bool:
+    async def start_game(self, start: GameStart) -> bool:
         """Store the game at version 0 and move the table from open to playing; False when the
-        table was no longer open (another process started it)."""
+        table was no longer open (another process started it). `start.bot_seeds` and
+        `start.tell` are not written here (TableStore.begin_game)."""
         ...
 
     async def link_rematch(self, table_id: str, rematch_id: str) -> bool:

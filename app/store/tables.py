@@ -121,39 +121,29 @@ class SqlTableWrite:
             update(TableRow).where(TableRow.id == table_id).values(**values, updated_at=utcnow())
         )
 
-    async def start_game(
-        self,
-        *,
-        game_id: str,
-        table_id: str,
-        players: int,
-        seed: str,
-        seed_commitment: str,
-        state: str,
-        opening: list[dict[str, Any]],
-        deadline_at: datetime | None,
-        deadline_key: str | None,
-    ) -> bool:
+    async def start_game(self, start: GameStart) -> bool:
+        """Store the game at version 0 and move the table from open to playing; False when the
+        table was no longer open (another process started it)."""
         self.session.add(
             GameRow(
-                id=game_id,
-                table_id=table_id,
-                players=players,
-                seed=seed,
-                seed_commitment=seed_commitment,
-                state=state,
+                id=start.game_id,
+                table_id=start.table_id,
+                players=start.players,
+                seed=start.seed,
+                seed_commitment=start.seed_commitment,
+                state=start.state,
                 snapshot_version=0,
-                opening_events=opening,
+                opening_events=start.opening,
                 version=0,
                 status="playing",
-                deadline_at=deadline_at,
-                deadline_key=deadline_key,
+                deadline_at=start.deadline_at,
+                deadline_key=start.deadline_key,
             )
         )
         # Guarded so that two processes cannot both start the table.
         result = await self.session.execute(
             update(TableRow)
-            .where(TableRow.id == table_id, TableRow.status == "open")
+            .where(TableRow.id == start.table_id, TableRow.status == "open")
             .values(status="playing", updated_at=utcnow())
         )
         return one_row(result)
@@ -237,17 +227,7 @@ class SqlTables:
                     raise _NotStarted
                 for seat_id, bot_seed in start.bot_seeds.items():
                     await tx.update_seat(seat_id, bot_seed=bot_seed)
-                if not await tx.start_game(
-                    game_id=start.game_id,
-                    table_id=start.table_id,
-                    players=start.players,
-                    seed=start.seed,
-                    seed_commitment=start.seed_commitment,
-                    state=start.state,
-                    opening=start.opening,
-                    deadline_at=start.deadline_at,
-                    deadline_key=start.deadline_key,
-                ):
+                if not await tx.start_game(start):
                     raise _NotStarted  # the game's row goes with the rollback
                 return True
         return False

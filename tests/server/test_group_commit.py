@@ -19,7 +19,7 @@ from app.store.games import PgGames
 from app.store.group_commit import IN_FLIGHT
 from app.store.models import Base
 from app.store.ports import DuplicateActionId, StaleVersion, Stores
-from app.store.records import Commit, TableRec
+from app.store.records import Commit, GameStart, TableRec, utcnow
 from app.store.stores import open_stores
 from tests.server.harness import Database
 
@@ -60,9 +60,12 @@ async def _games(stores: Stores) -> list[tuple[str, str]]:
             await tx.add_table(TableRec(id=table_id, seats=3))
             await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token(table_id))
             await tx.start_game(
-                game_id=game_id, table_id=table_id, players=3, seed="5",
-                seed_commitment="x", state=engine.dumps(state), opening=opening,
-                deadline_at=None, deadline_key=None,
+                GameStart(
+                    game_id=game_id, table_id=table_id, players=3, seed="5",
+                    seed_commitment="x", state=engine.dumps(state), opening=opening,
+                    deadline_at=None, deadline_key=None,
+                    now=utcnow(),
+                )
             )  # fmt: skip
         made.append((table_id, game_id))
     return made
@@ -117,8 +120,11 @@ async def _game(stores: Stores, game_id: str) -> str:
         await tx.add_table(TableRec(id=table_id, seats=3))
         await tx.add_seat(table_id, 0, "Ann", token_hash=hash_token(table_id))
         await tx.start_game(
-            game_id=game_id, table_id=table_id, players=3, seed="5", seed_commitment="x",
-            state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+            GameStart(
+                game_id=game_id, table_id=table_id, players=3, seed="5", seed_commitment="x",
+                state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+                now=utcnow(),
+            )
         )  # fmt: skip
     return table_id
 

@@ -292,8 +292,11 @@ async def test_the_sweep_reads_the_versions_of_many_tables_in_one_call(stores: S
         for tid in (started, waiting):
             await tx.add_table(TableRec(id=tid, seats=3))
         await tx.start_game(
-            game_id=new_id(), table_id=started, players=3, seed="5", seed_commitment="x",
-            state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+            GameStart(
+                game_id=new_id(), table_id=started, players=3, seed="5", seed_commitment="x",
+                state=engine.dumps(state), opening=opening, deadline_at=None, deadline_key=None,
+                now=utcnow(),
+            )
         )  # fmt: skip
     assert await stores.games.versions([started, waiting, new_id()]) == {started: 0}
     assert await stores.games.versions([]) == {}

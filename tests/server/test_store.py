@@ -9,7 +9,6 @@ import threading
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy.exc import SQLAlchemyError
@@ -107,21 +106,15 @@ async def test_a_join_and_a_start_tell_the_other_processes_with_their_own_commit
         assert stores.bus.told_at_commit(table_id) is None
         assert stores.bus.told_at_commit(table_id, 0) is None
         return
-    own: list[str] = []
-    games: list[tuple[str, int | None]] = []
-    stores.bus.on_own = own.append
-    await stores.bus.start(lambda t, v, _carried: games.append((t, v)), lambda: None)
+    # Notices arrive in the order of their commits: the first heard is the first sent.
+    own: asyncio.Queue[str] = asyncio.Queue()
+    games: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
+    stores.bus.on_own = own.put_nowait
+    await stores.bus.start(lambda t, v, _carried: games.put_nowait((t, v)), lambda: None)
     async with stores.tables.write() as tx:
         for tid in (table_id, started):
             await tx.add_table(TableRec(id=tid, seats=3))
         await tx.update_table(started, status="playing")
-
-    async def heard(what: list[Any], count: int) -> None:
-        # Notices arrive in the order of their commits: once the last is here, any earlier one
-        # sent would be too.
-        async with asyncio.timeout(10):
-            while len(what) < count:
-                await asyncio.sleep(0.01)
 
     tell = stores.bus.told_at_commit
     assert not await stores.tables.take_seat(
@@ -130,8 +123,7 @@ async def test_a_join_and_a_start_tell_the_other_processes_with_their_own_commit
     assert await stores.tables.take_seat(
         table_id, 0, "Ann", hash_token("a1"), utcnow(), tell(table_id)
     )
-    await heard(own, 1)
-    assert own == [table_id]
+    assert await asyncio.wait_for(own.get(), 10) == table_id
     for seat, name in ((1, "Bea"), (2, "Cy")):  # untold
         await stores.tables.take_seat(table_id, seat, name, hash_token(name), utcnow(), None)
     state, opening = engine.start(players=3, seed=5)
@@ -144,8 +136,9 @@ async def test_a_join_and_a_start_tell_the_other_processes_with_their_own_commit
     assert not await stores.tables.begin_game(replace(start, game_id=new_id()))  # started
     assert not await stores.tables.take_seat(started, 1, "Di", hash_token("d"), utcnow(), None)
     await stores.bus.publish(started, 7)  # a marker after all of the above
-    await heard(games, 2)
-    assert games == [(table_id, 0), (started, 7)] and own == [table_id]
+    assert await asyncio.wait_for(games.get(), 10) == (table_id, 0)
+    assert await asyncio.wait_for(games.get(), 10) == (started, 7)
+    assert games.empty() and own.empty()
 
 
 async def test_a_heartbeat_refreshes_its_seats_and_writes_away_those_nobody_refreshes(

@@ -1,10 +1,10 @@
 """Benchmark: what browser tests cost in Chromium's CPU, by the Chromium that runs them.
 
-    .venv/bin/python bench/browser_cost.py [--runs 2] [TEST_ID ...]
+    .venv/bin/python bench/browser_cost.py [--runs 2] [--chromium shell|full] [TEST_ID ...]
 
 Runs the given browser tests (default: the whole-game test and the rematch test) with pytest,
 once per run with each Chromium: Debian's old headless shell and the full browser in its headless
-mode (TEST_CHROMIUM). Samples every Chromium process of that pytest run (its descendants only, not
+mode (TEST_CHROMIUM), or only the one `--chromium` names. Samples every Chromium process of that pytest run (its descendants only, not
 another run's) from /proc and prints, per Chromium, the median CPU seconds of the browser's
 processes and the median wall time of the run. The servers are the tests' own, on 127.0.0.1.
 """
@@ -72,11 +72,20 @@ def one(chromium: str, tests: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument(
+        "--chromium", choices=["shell", "full"], help="only this Chromium (default: both)"
+    )
     parser.add_argument("tests", nargs="*", default=DEFAULT_TESTS)
     args = parser.parse_args()
-    results: dict[str, list[tuple[float, float]]] = {name: [] for name in CHROMIUMS}
+    chosen = {
+        name: path
+        for name, path in CHROMIUMS.items()
+        if args.chromium is None
+        or name.startswith({"shell": "headless", "full": "full"}[args.chromium])
+    }
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in chosen}
     for _ in range(args.runs):
-        for name, path in CHROMIUMS.items():  # alternated: a slower minute hits both alike
+        for name, path in chosen.items():  # alternated: a slower minute hits both alike
             if Path(path).exists():
                 results[name].append(one(path, args.tests))
     print(

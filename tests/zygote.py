@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import io
 import json
 import os
@@ -352,6 +353,11 @@ def _helper_main() -> int:
     # Nothing may have read the settings yet: each server reads its own environment.
     assert get_settings.cache_info().currsize == 0
     assert threading.active_count() == 1, "a thread at fork time would be lost in the server"
+    # What is imported lives as long as each server, as in `app.cli._settle_gc`: frozen here,
+    # once, each server's collection at start scans only what it made itself (and leaves the
+    # pages it shares with this helper unwritten).
+    gc.collect()
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C of the test run: the tests stop first
     out = sys.stdout.buffer
     out.write(b"ready\n")

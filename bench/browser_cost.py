@@ -4,9 +4,10 @@
 
 Runs the given browser tests (default: the whole-game test and the rematch test) with pytest,
 once per run with each Chromium: Debian's old headless shell and the full browser in its headless
-mode (TEST_CHROMIUM), or only the one `--chromium` names. Samples every Chromium process of that pytest run (its descendants only, not
-another run's) from /proc and prints, per Chromium, the median CPU seconds of the browser's
-processes and the median wall time of the run. The servers are the tests' own, on 127.0.0.1.
+mode (TEST_CHROMIUM), or only the one `--chromium` names. Samples every Chromium process of that
+pytest run (its descendants only, not another run's) from /proc and prints, per Chromium, the
+median CPU seconds of the browser's processes and the median wall time of the run. The servers
+are the tests' own, on 127.0.0.1 (TEST_SEED in the environment deals their games).
 """
 
 from __future__ import annotations

@@ -145,6 +145,8 @@ def test_your_move_glows_by_its_opacity_and_not_for_who_asks_for_less_motion(
     moving = new_page("moving", motion=True)
     start_with_bots(moving, server, "Kim")
     expect(moving.locator("#action-area")).to_have_attribute("data-state", "bid")
+    dealt = moving.locator("#auction-area .card.big")
+    expect(dealt).to_have_css("animation-name", "deal")  # the card up for auction swoops in
     indicator = moving.locator("#turn-indicator")
     expect(indicator).to_have_class(re.compile(r"\bmine\b"))
     moving.wait_for_function(f"({GLOW})().includes('running')")
@@ -154,10 +156,11 @@ def test_your_move_glows_by_its_opacity_and_not_for_who_asks_for_less_motion(
         .flatMap(a => a.effect.getKeyframes().flatMap(k => Object.keys(k)))
         .filter(p => !["offset", "easing", "composite", "computedOffset"].includes(p)))]""")
     assert props == ["opacity"], props
-    # Who asks for less motion sees the glow still, not pulsing.
+    # Who asks for less motion sees the glow still, not pulsing, and the card dealt in place.
     moving.emulate_media(reduced_motion="reduce")
     moving.wait_for_function(f"({GLOW})().length === 0")
     expect(indicator).to_have_class(re.compile(r"\bmine\b"))
+    expect(dealt).to_have_css("animation-name", "none")
 
 
 def test_the_phone_top_bar_stays_on_one_line_with_long_names(

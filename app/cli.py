@@ -151,6 +151,8 @@ def _serve(host: str, port: int, log_level: str | None) -> int:
     # may hold as many as the system lets it.
     open_files = accept.raise_open_file_limit()
     app = create_app(settings)
+    # For the process's life (its collections are the server's), from the start's own full one.
+    app.state.metrics.watch_collector()
     _settle_gc()
     http, ws = accept.protocols(settings, app.state.metrics, open_files)
     config = uvicorn.Config(

@@ -116,12 +116,42 @@ COUNTERS = (
     'dragonstones_remote_versions_total{how="database"}',
     "dragonstones_push_lookups_total",
 )
+# The collector's pauses (app.core.metrics.watch_collector), by generation: count, sum, buckets.
+GC_BUCKETS = (*(str(b) for b in (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)),
+              "1.0", "2.5", "+Inf")  # fmt: skip
+GC_COUNTERS = tuple(
+    f'dragonstones_gc_pause_seconds_{part}{{generation="{g}"{extra}}}'
+    for g in "012"
+    for part, extra in [
+        ("count", ""),
+        ("sum", ""),
+        *(("bucket", f',le="{le}"') for le in GC_BUCKETS),
+    ]
+)
+
+
+def gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, dict[str, Any]]:
+    """The collector's pauses in the window, by generation: how many, their seconds, and the
+    smallest bucket bound that holds the longest (None: no pause)."""
+    out = {}
+    for g in "012":
+
+        def delta(part: str, extra: str = "", g: str = g) -> float:
+            name = f'dragonstones_gc_pause_seconds_{part}{{generation="{g}"{extra}}}'
+            return after[name] - before[name]
+
+        count = delta("count")
+        longest = next(
+            (le for le in GC_BUCKETS if count and delta("bucket", f',le="{le}"') >= count), None
+        )
+        out[g] = {"pauses": count, "seconds": delta("sum"), "longest_at_most": longest}
+    return out
 
 
 async def counters(servers: list[dict[str, Any]]) -> dict[str, float]:
     import httpx
 
-    out = dict.fromkeys(COUNTERS, 0.0)
+    out = dict.fromkeys(COUNTERS + GC_COUNTERS, 0.0)
     async with httpx.AsyncClient(timeout=10) as http:
         for server in servers:
             with contextlib.suppress(httpx.HTTPError):
@@ -916,6 +946,7 @@ class Client:
             "remote_from_notification": counted1[COUNTERS[2]] - counted0[COUNTERS[2]],
             "remote_from_database": counted1[COUNTERS[3]] - counted0[COUNTERS[3]],
             "push_lookups": counted1[COUNTERS[4]] - counted0[COUNTERS[4]],
+            "gc_pauses": gc_pauses(counted0, counted1),
         }
 
 
@@ -1116,6 +1147,14 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
         f"  push: who is online read {f['push_lookups']:.0f} times from the database in the "
         "window (else known in memory)"
     )
+    parts = []
+    for g, p in f["gc_pauses"].items():
+        longest = p["longest_at_most"]
+        bound = f", each <= {float(longest) * 1000:g} ms" if longest and longest != "+Inf" else ""
+        parts.append(f"gen{g} {p['pauses']:.0f} ({p['seconds'] * 1000:.0f} ms{bound})")
+    gc_seconds = sum(p["seconds"] for p in f["gc_pauses"].values())
+    share = 100 * gc_seconds / f["server_cpu_s"] if f["server_cpu_s"] else 0.0
+    print(f"  collector pauses:        {', '.join(parts)}: {share:.1f}% of the server CPU")
     if args.processes > 1:
         print(
             f"  cross-process delivery:  p50 {ms(f['cross_p50'])}, p99 {ms(f['cross_p99'])} "

@@ -93,3 +93,17 @@ async def test_metrics_count_a_whole_game(database: Database, server_factory: An
     assert after['dragonstones_sockets_open{role="player"}'] == 0
     assert after['dragonstones_sockets_open{role="spectator"}'] == 0
     assert after["dragonstones_version_conflicts_total"] == 0
+
+
+async def test_the_collectors_pauses_are_timed_by_generation(shared_server: ServerProcess) -> None:
+    """Every collection of the server's garbage collector is a pause of all its games: each is
+    timed by generation, from the full one the server makes at its start."""
+    async with httpx.AsyncClient(base_url=shared_server.http, timeout=20) as http:
+        seen = await scrape(http)
+    name = "dragonstones_gc_pause_seconds"
+    for g in "012":
+        count = seen[f'{name}_count{{generation="{g}"}}']
+        assert seen[f'{name}_bucket{{generation="{g}",le="+Inf"}}'] == count
+        assert seen[f'{name}_sum{{generation="{g}"}}'] >= 0
+    assert seen[f'{name}_count{{generation="2"}}'] >= 1  # the start's
+    assert seen[f'{name}_sum{{generation="2"}}'] > 0

@@ -27,6 +27,9 @@ After `--warmup` seconds it measures for `--seconds`:
   with version >= the version that bid was acknowledged with (found by its `bids_revealed` event);
 - the server's CPU seconds per action (utime+stime from /proc/<pid>/stat over the window) and RSS
   (VmRSS sampled, peak and end; VmHWM);
+- the garbage collector's pauses by generation (the servers' `dragonstones_gc_pause_seconds`
+  at both ends of the window): how many, their time, a bound on the longest, their share of the
+  server's CPU;
 - with --processes 2, seats spread over both and one spectator per game on each process:
   for each action acked through process A, ack received -> the spectator on process B has that
   version (negative when B's frame came first). The server CPU is then the sum over the
@@ -83,6 +86,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from prometheus_client.utils import floatToGoString
+
+from app.core.metrics import GC_BUCKETS as SERVER_GC_BUCKETS
 from app.table.changes import apply as apply_changes
 from bench.common import (
     PG_URL,
@@ -117,8 +123,7 @@ COUNTERS = (
     "dragonstones_push_lookups_total",
 )
 # The collector's pauses (app.core.metrics.watch_collector), by generation: count, sum, buckets.
-GC_BUCKETS = (*(str(b) for b in (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)),
-              "1.0", "2.5", "+Inf")  # fmt: skip
+GC_BUCKETS = (*(floatToGoString(b) for b in SERVER_GC_BUCKETS), "+Inf")  # as /metrics writes them
 GC_COUNTERS = tuple(
     f'dragonstones_gc_pause_seconds_{part}{{generation="{g}"{extra}}}'
     for g in "012"

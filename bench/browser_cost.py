@@ -25,9 +25,9 @@ sys.path.insert(0, str(REPO))
 
 from bench.common import CLK_TCK, descendants  # noqa: E402
 
-CHROMIUMS = {
-    "headless shell": "/usr/lib/chromium/chromium-headless-shell",
-    "full browser (headless)": "/usr/bin/chromium",
+CHROMIUMS = {  # --chromium's name: (what it prints, the executable)
+    "shell": ("headless shell", "/usr/lib/chromium/chromium-headless-shell"),
+    "full": ("full browser (headless)", "/usr/bin/chromium"),
 }
 DEFAULT_TESTS = [
     "tests/browser/test_full_game.py",
@@ -74,31 +74,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument(
-        "--chromium", choices=["shell", "full"], help="only this Chromium (default: both)"
+        "--chromium", choices=list(CHROMIUMS), help="only this Chromium (default: both)"
     )
     parser.add_argument("tests", nargs="*", default=DEFAULT_TESTS)
     args = parser.parse_args()
-    chosen = {
-        name: path
-        for name, path in CHROMIUMS.items()
-        if args.chromium is None
-        or name.startswith({"shell": "headless", "full": "full"}[args.chromium])
-    }
+    chosen = [args.chromium] if args.chromium else list(CHROMIUMS)
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in chosen}
     for _ in range(args.runs):
-        for name, path in chosen.items():  # alternated: a slower minute hits both alike
+        for name in chosen:  # alternated: a slower minute hits both alike
+            path = CHROMIUMS[name][1]
             if Path(path).exists():
                 results[name].append(one(path, args.tests))
     print(
         f"tests: {' '.join(args.tests)}; {args.runs} runs each; load average {os.getloadavg()[0]:.1f}"
     )
     for name, runs in results.items():
+        label, path = CHROMIUMS[name]
         if not runs:
-            print(f"{name:26} not installed ({CHROMIUMS[name]})")
+            print(f"{label:26} not installed ({path})")
             continue
         cpu = statistics.median(r[0] for r in runs)
         wall = statistics.median(r[1] for r in runs)
-        print(f"{name:26} Chromium CPU {cpu:6.1f} s   wall {wall:6.1f} s")
+        print(f"{label:26} Chromium CPU {cpu:6.1f} s   wall {wall:6.1f} s")
 
 
 if __name__ == "__main__":

@@ -138,18 +138,18 @@ GC_COUNTERS = tuple(
 def gc_pauses(before: dict[str, float], after: dict[str, float]) -> dict[str, dict[str, Any]]:
     """The collector's pauses in the window, by generation: how many, their seconds, and the
     smallest bucket bound that holds the longest (None: no pause)."""
+
+    def delta(g: str, part: str, extra: str = "") -> float:
+        name = f'dragonstones_gc_pause_seconds_{part}{{generation="{g}"{extra}}}'
+        return after[name] - before[name]
+
     out = {}
     for g in "012":
-
-        def delta(part: str, extra: str = "", g: str = g) -> float:
-            name = f'dragonstones_gc_pause_seconds_{part}{{generation="{g}"{extra}}}'
-            return after[name] - before[name]
-
-        count = delta("count")
+        count = delta(g, "count")
         longest = next(
-            (le for le in GC_BUCKETS if count and delta("bucket", f',le="{le}"') >= count), None
+            (le for le in GC_BUCKETS if count and delta(g, "bucket", f',le="{le}"') >= count), None
         )
-        out[g] = {"pauses": count, "seconds": delta("sum"), "longest_at_most": longest}
+        out[g] = {"pauses": count, "seconds": delta(g, "sum"), "longest_at_most": longest}
     return out
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 from prometheus_client import (
@@ -147,9 +146,9 @@ class Metrics:
     def render(self) -> bytes:
         return generate_latest(self.registry)
 
-    def watch_collector(self) -> Callable[[], None]:
+    def watch_collector(self) -> None:
         """Time every collection of the cyclic garbage collector into gc_pause_seconds (from
-        its start to its end, as the event loop waits it out); returns what stops it. The
+        its start to its end, as the event loop waits it out), for the rest of the process. The
         collector is the process's own: one server per process watches it (app.cli)."""
         started = [0.0]
         pauses = self._gc_pause_of
@@ -161,7 +160,6 @@ class Metrics:
                 pauses[info["generation"]].observe(time.perf_counter() - started[0])
 
         gc.callbacks.append(timed)
-        return lambda: gc.callbacks.remove(timed)
 
     # -- events: a metric and a log line ------------------------------------------------------
 

@@ -144,6 +144,9 @@ async def test_a_person_who_leaves_a_timed_game_is_named_then_a_bot_plays_for_th
         await b.arrived()
         await start(http, ann)
         await b.wait_for(lambda m: m["type"] == "state")
+        # Ann's frames up to Bob's arrival, so that the one below is his departure's (an earlier
+        # one shows him not yet there): the clock moves only once his departure is stored.
+        await a.wait_for(lambda m: m["type"] == "table" and _connected(m, bob.seat))
         await b.close()  # Bob closes his page and never answers
         await a.wait_for(lambda m: m["type"] == "table" and not _connected(m, bob.seat))
         await advance(http, 5)  # the notice comes 5 s after he left

@@ -122,6 +122,33 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
         self.limits.release(self.transport)
 
+    def ready_now(self) -> bool:
+        """Whether text messages can be written this instant, framed here: the transport takes
+        more (not paused by a slow reader), the socket is open for messages, no compression was
+        negotiated and no fragmented message is under way (app.wire.outbox writes what is due
+        without waking its writer task then)."""
+        conn = self.conn
+        return (
+            self.writable.is_set()
+            and not self.disconnected
+            and not self.close_sent
+            and self.handshake_complete
+            and self.initial_response is None
+            and conn.state is OPEN
+            and not conn.extensions
+            and not conn.expect_continuation_frame
+        )
+
+    def write_texts(self, texts: list[str]) -> None:
+        """Write these text messages in order in one write to the transport, when `ready_now`:
+        the same bytes as websockets' own framing, after anything it still holds to send."""
+        parts = self.conn.data_to_send()
+        for text in texts:
+            data = text.encode()
+            parts.append(text_header(len(data)))
+            parts.append(data)
+        self.transport.write(b"".join(parts))
+
     async def send_texts(self, texts: list[str]) -> None:
         """Send these text messages in order in one write to the transport (uvicorn's `send`
         writes each message on its own, behind the ASGI layers): what a socket's writer has due
@@ -132,15 +159,8 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
         if self.close_sent or not self.handshake_complete or self.initial_response is not None:
             raise RuntimeError("the socket is not open for messages")
         conn = self.conn
-        if conn.state is OPEN and not conn.extensions and not conn.expect_continuation_frame:
-            # Framed here (no compression negotiated, no fragmented message under way): the
-            # same bytes as websockets' own, after anything it still holds to send.
-            parts = conn.data_to_send()
-            for text in texts:
-                data = text.encode()
-                parts.append(text_header(len(data)))
-                parts.append(data)
-            self.transport.write(b"".join(parts))
+        if self.ready_now():
+            self.write_texts(texts)
             return
         try:
             for text in texts:

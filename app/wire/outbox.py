@@ -1,5 +1,8 @@
-"""One live WebSocket's outgoing side: a small queue drained by its own task, so a slow reader never
-holds up a game, and messages leave in the order the game produced them.
+"""One live WebSocket's outgoing side: a small queue drained on the event loop's next turn, so a slow
+reader never holds up a game, and messages leave in the order the game produced them. What is due
+is written by a callback when the socket takes frames at once (the usual case), else by the
+socket's own writer task, which waits for a slow reader, sends through the ASGI interface when the
+protocol is not ours, and closes.
 
 A socket that falls behind does not pile up every version: the queue holds at most one pending
 `state` and one pending `table`, each rendered only when the writer reaches it (so it carries the
@@ -62,6 +65,13 @@ class Connection:
     sending_since: float | None = None  # monotonic time the frame being sent was handed over
     seat_row: int | None = None  # the seat's database id (its presence is written there)
     writer: asyncio.Task[None] | None = None  # the task running run_writer
+    # The writer's protocol when frames can be written without it (app.wire.frames), and the
+    # writer waiting for work: what is due is then written from a callback of the loop's next
+    # turn instead of waking the task (`_flush`).
+    direct: GuardedWebSockets | None = None
+    parked: bool = False
+    flush_soon: bool = False
+    loop: asyncio.AbstractEventLoop | None = None
     protocol_errors: int = 0  # frames refused as malformed: only the first is logged
     address: str = ""  # the client's address (app.edge.ratelimit.client_address), for the log
 
@@ -82,20 +92,65 @@ class Connection:
             self.close(CLOSE_TRY_AGAIN, "too far behind; reconnect with your last version")
             return
         self.queue.append(frame)
-        self.wakeup.set()
+        self._wake()
 
     def push_state(self) -> None:
         """The game moved on: this socket gets a state (one, however far it falls behind)."""
         if not self.closing and not self.state_pending:
             self.state_pending = True
             self.queue.append(STATE)
-            self.wakeup.set()
+            self._wake()
 
     def push_table(self) -> None:
         if not self.closing and not self.table_pending:
             self.table_pending = True
             self.queue.append(TABLE)
+            self._wake()
+
+    def _wake(self) -> None:
+        """Something is due: written on the loop's next turn, by a callback while the writer
+        waits and the socket takes frames at once (no task step, no wait object made again per
+        frame: most of a writer's cost at a human pace), else by the writer."""
+        if self.parked and self.direct is not None and self.loop is not None:
+            if not self.flush_soon:
+                self.flush_soon = True
+                self.loop.call_soon(self._flush)
+        else:
             self.wakeup.set()
+
+    def _flush(self) -> None:
+        """Write what is due now, up to a close, if the socket takes it at once; anything else
+        (a close, a slow reader, a socket not open) is the writer's."""
+        self.flush_soon = False
+        direct = self.direct
+        if not self.parked or not self.queue:
+            return  # the writer took over meanwhile
+        if (
+            direct is None
+            or isinstance(self.queue[0], tuple)
+            or self.ws.application_state != WebSocketState.CONNECTED
+            or not direct.ready_now()
+        ):
+            self.wakeup.set()
+            return
+        try:
+            frames = self._due()
+            if frames:
+                direct.write_texts(frames)
+                self.sent_frames += len(frames)
+        except Exception as exc:
+            # As in the writer, which then ends: the peer went away (the reader notices), or a
+            # frame failed to render (the socket is closed).
+            if isinstance(exc, OSError | RuntimeError):
+                self.closing = True
+                self.queue.clear()
+            else:
+                self._failed()
+            if self.writer is not None:
+                self.writer.cancel()
+            return
+        if self.queue:
+            self.wakeup.set()  # a close waits behind them: the writer's
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after what is already queued has been sent."""
@@ -126,15 +181,21 @@ class Connection:
 
     async def run_writer(self) -> None:
         self.writer = asyncio.current_task()
+        self.loop = asyncio.get_running_loop()
         # uvicorn's protocol of this socket when it is ours (app.wire.frames): what is due goes
         # out in one write; otherwise each frame through the ASGI `send`.
         protocol = self.ws.scope.get(PROTOCOL_KEY)
-        batched = protocol.send_texts if isinstance(protocol, GuardedWebSockets) else None
+        self.direct = protocol if isinstance(protocol, GuardedWebSockets) else None
+        batched = self.direct.send_texts if self.direct is not None else None
         try:
             while True:
                 if not self.queue:
                     self.wakeup.clear()
-                    await self.wakeup.wait()
+                    self.parked = True
+                    try:
+                        await self.wakeup.wait()
+                    finally:
+                        self.parked = False
                     continue
                 head = self.queue[0]
                 if isinstance(head, tuple):
@@ -159,13 +220,16 @@ class Connection:
             self.closing = True
             self.queue.clear()
         except Exception:
-            # Anything else (a frame that failed to render) would leave the socket open with
-            # nothing ever sent again, the client waiting forever: it is closed instead, and
-            # the client reconnects with its last version.
-            log.exception("socket of table %s: its writer failed", self.table_id)
-            self.closing = True
-            self.queue.clear()
-            self._give_up(CLOSE_TRY_AGAIN, "server error; reconnect with your last version")
+            self._failed()
+
+    def _failed(self) -> None:
+        """Anything but the peer going away (a frame that failed to render) would leave the
+        socket open with nothing ever sent again, the client waiting forever: it is closed
+        instead, and the client reconnects with its last version."""
+        log.exception("socket of table %s: its writer failed", self.table_id)
+        self.closing = True
+        self.queue.clear()
+        self._give_up(CLOSE_TRY_AGAIN, "server error; reconnect with your last version")
 
     def stuck(self, now: float) -> bool:
         """Close this socket if one frame has waited for the client longer than send_timeout

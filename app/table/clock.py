@@ -178,7 +178,8 @@ class Clock:
             return
         self.armed = deadline
         # The timer's own last action closes its prompt: it must not cancel itself mid-commit.
-        if self.task is not None and self.task is not asyncio.current_task():
+        # (the task's own loop named: looking up the running one costs a system call on 3.11)
+        if self.task is not None and self.task is not asyncio.current_task(self.task.get_loop()):
             self.task.cancel()
         self.task = None
         if deadline is not None:

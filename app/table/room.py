@@ -10,10 +10,8 @@ and the time limit act through `submit` too, with action ids in a namespace no c
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
 
 import engine
 from app.core.errors import Code, ServiceError, StoreError, StoreUnavailable, unavailable
@@ -37,6 +35,31 @@ SERVER_ID_PREFIX = "~"
 BOT_ID_PREFIX = "~bot-"
 
 
+class Held:
+    """`async with room.locked()`: the room's lock held, counted in its users, and on leaving
+    what other processes committed meanwhile applied (a plain class: an action takes the lock
+    once, and a generator-based context manager cost more than the lock itself)."""
+
+    __slots__ = ("room",)
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    async def __aenter__(self) -> Room:
+        room = self.room
+        room.users += 1
+        try:
+            await room.lock.acquire()
+        except BaseException:
+            room._let_go()
+            raise
+        return room
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.room.lock.release()
+        self.room._let_go()
+
+
 class Room:
     def __init__(self, table_id: str, hub: Services) -> None:
         self.table_id = table_id
@@ -55,20 +78,17 @@ class Room:
         playing = self.game is not None and not self.game.over
         return not (self.users or self.audience.connections or playing)
 
-    @contextlib.asynccontextmanager
-    async def locked(self) -> AsyncIterator[Room]:
+    def locked(self) -> Held:
         """One writer per table (and so per game) in this process."""
-        self.users += 1
-        try:
-            async with self.lock:
-                yield self
-        finally:
-            self.users -= 1
-            # What other processes committed while it was held (no await until the next
-            # holder runs; locked: this task was cancelled waiting, another holds it).
-            if self.remote.heard and not self.lock.locked() and self.remote.apply_heard() is False:
-                self.hub.sweep_soon()
-            self.hub.forget_if_idle(self)
+        return Held(self)
+
+    def _let_go(self) -> None:
+        self.users -= 1
+        # What other processes committed while it was held (no await until the next holder
+        # runs; locked: this task was cancelled waiting, another holds it).
+        if self.remote.heard and not self.lock.locked() and self.remote.apply_heard() is False:
+            self.hub.sweep_soon()
+        self.hub.forget_if_idle(self)
 
     # -- the game --------------------------------------------------------------------------------
 

@@ -142,7 +142,11 @@ class GuardedWebSockets(WebSocketsSansIOProtocol):
     def write_texts(self, texts: list[str]) -> None:
         """Write these text messages in order in one write to the transport, when `ready_now`:
         the same bytes as websockets' own framing, after anything it still holds to send."""
-        parts = self.conn.data_to_send()
+        conn = self.conn
+        # websockets hands over what it holds by swapping in a new list, which would then live
+        # until the socket's next frame (seconds at a human pace), one more object for every
+        # young collection of the garbage collector to walk: asked only when it holds something.
+        parts = conn.data_to_send() if conn.writes else []
         for text in texts:
             data = text.encode()
             parts.append(text_header(len(data)))

@@ -109,8 +109,8 @@ class Connection:
 
     def _wake(self) -> None:
         """Something is due: written on the loop's next turn, by a callback while the writer
-        waits and the socket takes frames at once (no task step, no wait object made again per
-        frame: most of a writer's cost at a human pace), else by the writer."""
+        waits and the socket takes frames at once (no task step and no wait objects made again
+        per frame, bench/RESULTS.md), else by the writer."""
         if self.parked and self.direct is not None and self.loop is not None:
             if not self.flush_soon:
                 self.flush_soon = True

@@ -66,7 +66,14 @@ class Hub:
         )
         self.rooms: dict[str, Room] = {}
         # Web Push to players away from their table (app.table.push).
-        self.push = Pusher(settings, stores.push, metrics, self.known_online, stores.presence.stale)
+        self.push = Pusher(
+            settings,
+            stores.push,
+            metrics,
+            self.known_online,
+            stores.presence.stale,
+            self.online_seats,
+        )
         # When the bus last came back (monotonic): notices sent meanwhile were lost, so the
         # table rows read before then no longer stand for other processes' presence.
         self.deaf_at = 0.0

@@ -79,6 +79,7 @@ class Pusher:
         metrics: Metrics,
         known: Known,
         stale: timedelta,
+        here: Callable[[str], Collection[int]],
     ) -> None:
         self.settings = settings
         self.store = store
@@ -86,6 +87,7 @@ class Pusher:
         # The seats online as this process knows without asking: a socket here, or elsewhere by
         # the table's rows in memory while they stand for the database (app.table.hub).
         self.known = known
+        self.here = here  # the seats of a table with a socket in this process
         self.stale = stale  # stored presence older than this counts as away
         self.keys: VapidKeys | None = None
         self.sender: Sender | None = None
@@ -140,9 +142,9 @@ class Pusher:
     ) -> None:
         """A commit of this process (at `version`, None: unknown): the seats it newly asks, or
         everyone when the game ended (worked out by the queue's task). `bots`: the seats bots
-        play (stand-ins too), never told."""
-        if not self.available:
-            return
+        play (stand-ins too), never told. No job while every seat has a socket here."""
+        if not self.available or len(self.here(table_id)) >= len(after.players):
+            return  # every seat has a socket here: nobody is away (no job for the task)
         if over:
             self._put(Job("ended", table_id))
         else:

@@ -294,12 +294,10 @@ class Room:
             commit_started=commit_started,
             by=action_id.split("-", 1)[0][1:] if by_server else "player",
         )
-        # Committed: now, and only now, the world may learn about it (absent players by push;
-        # with a socket of every seat here, nobody is: no job for the push queue's task).
-        if len(self.audience.connected_seats()) < game.players:
-            self.hub.push.moved(
-                self.table_id, game.state, new_state, seat, over, self.bots.bots, version
-            )
+        # Committed: now, and only now, the world may learn about it (absent players by push).
+        self.hub.push.moved(
+            self.table_id, game.state, new_state, seat, over, self.bots.bots, version
+        )
         game.state, game.version, game.over = new_state, version, over
         game.deadline = deadline
         game.events.append(events)

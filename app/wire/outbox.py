@@ -142,8 +142,7 @@ class Connection:
             # As in the writer, which then ends: the peer went away (the reader notices), or a
             # frame failed to render (the socket is closed).
             if isinstance(exc, OSError | RuntimeError):
-                self.closing = True
-                self.queue.clear()
+                self._drop()
             else:
                 self._failed()
             if self.writer is not None:
@@ -151,6 +150,11 @@ class Connection:
             return
         if self.queue:
             self.wakeup.set()  # a close waits behind them: the writer's
+
+    def _drop(self) -> None:
+        """Nothing more is sent on this socket: what is queued goes."""
+        self.closing = True
+        self.queue.clear()
 
     def close(self, code: int, reason: str = "") -> None:
         """Close after what is already queued has been sent."""
@@ -217,8 +221,7 @@ class Connection:
                 self.sent_frames += len(frames)
         except (OSError, RuntimeError, WebSocketDisconnect):
             # The peer went away mid-send (or the socket is closing): the reader notices.
-            self.closing = True
-            self.queue.clear()
+            self._drop()
         except Exception:
             self._failed()
 
@@ -227,8 +230,7 @@ class Connection:
         socket open with nothing ever sent again, the client waiting forever: it is closed
         instead, and the client reconnects with its last version."""
         log.exception("socket of table %s: its writer failed", self.table_id)
-        self.closing = True
-        self.queue.clear()
+        self._drop()
         self._give_up(CLOSE_TRY_AGAIN, "server error; reconnect with your last version")
 
     def stuck(self, now: float) -> bool:
@@ -238,8 +240,7 @@ class Connection:
         if since is None or now - since < self.send_timeout:
             return False
         log.warning("closing a socket of table %s: not read for %.0f s", self.table_id, now - since)
-        self.closing = True
-        self.queue.clear()
+        self._drop()
         # The stuck send has not reached the transport yet: drop it, so nothing follows the
         # close frame.
         if self.writer is not None and self.writer is not asyncio.current_task():

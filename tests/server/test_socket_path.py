@@ -93,3 +93,22 @@ async def test_a_socket_with_permessage_deflate_takes_websockets_framing(
         reply = await _frames(ws, 1)
         while reply[0]["type"] != "pong":
             reply = await _frames(ws, 1)
+
+
+async def test_messages_in_several_frames_are_each_read_whole(
+    shared_server: ServerProcess,
+) -> None:
+    """A message may come in parts (a text frame, then continuation frames): each is read
+    whole, and the next one starts afresh, in parts or not (between messages, app.wire.frames
+    keeps the socket's own empty list of parts: a part left in it would join the next message,
+    which would then not parse)."""
+    _ann, url = await _started(shared_server)
+    ping = '{"type": "ping"}'
+    async with websockets.connect(url) as ws:
+        await _frames(ws, 3)
+        for message in ([ping[:8], ping[8:]], ping, [ping[:3], ping[3:9], ping[9:]], [ping]):
+            await ws.send(message)
+            reply = await _frames(ws, 1)
+            while reply[0]["type"] != "pong":  # bots may move the game on meanwhile
+                assert reply[0]["type"] != "error", (message, reply)
+                reply = await _frames(ws, 1)

@@ -35,6 +35,9 @@ After `--warmup` seconds it measures for `--seconds`:
   version (negative when B's frame came first). The server CPU is then the sum over the
   processes. `--spectators N` sets the spectators per game (spread over the processes in turn):
   `--processes 1 --spectators 2` has as many sockets per game as `--processes 2`, for the ratio.
+  With `--by-table`, every socket of a game (seats and spectators) goes to the same process
+  instead, game n to process n mod --processes, as a proxy choosing the replica by the table's id
+  would send them: nothing then crosses processes but the lobby.
 
 With `--handshakes TABLES`, before the games: TABLES tables of `--players` seated players (not
 started) are made through the lobby, the server left idle for a moment, then every seat's socket
@@ -629,8 +632,12 @@ class Client:
             game.table_id = await lobby.create_table(self.players)
             for s in range(self.players):
                 seat, token = await lobby.join(game.table_id, f"L{n}.{gen} s{s}")
-                game.seats.append(Sock(game, (n + seat) % procs, seat, token))
-            game.spectators = [Sock(game, p % procs) for p in range(self.cfg["spectators"])]
+                proc = n % procs if self.cfg["by_table"] else (n + seat) % procs
+                game.seats.append(Sock(game, proc, seat, token))
+            game.spectators = [
+                Sock(game, n % procs if self.cfg["by_table"] else p % procs)
+                for p in range(self.cfg["spectators"])
+            ]
             for sock in game.seats + game.spectators:
                 await self.connect(sock)
                 self.socks.add(sock)
@@ -1101,8 +1108,9 @@ def report(args: argparse.Namespace, refs: dict[str, Any], run: dict[str, Any]) 
     pace = f"a mean think time of {args.pace:g} s" if args.pace else "machine speed"
     print(
         f"load: {args.games} games x {args.players} seats at {pace}, "
-        f"{args.processes} server process(es), {spectators(args)} spectator(s) per game, "
-        f"DB_POOL_SIZE={args.pool_size}, "
+        f"{args.processes} server process(es)"
+        f"{' (every socket of a game on one)' if args.by_table and args.processes > 1 else ''}, "
+        f"{spectators(args)} spectator(s) per game, DB_POOL_SIZE={args.pool_size}, "
         f"window {f['window_s']:.1f} s after {args.warmup:.0f} s warm-up "
         f"(setup {f['setup_s']:.1f} s)"
     )
@@ -1298,6 +1306,7 @@ def bench(args: argparse.Namespace) -> int:
             "handshake_watched": args.handshake_watched,
             "deltas": args.deltas,
             "spectators": spectators(args),
+            "by_table": args.by_table,
             "no_replace": args.no_replace,
         }
         client = subprocess.Popen(
@@ -1371,6 +1380,12 @@ def main() -> int:
         help="spectator sockets per game, spread over the processes in turn (default: none with "
         "one process, one per process with several, which the cross-process delivery needs); "
         "`--processes 1 --spectators 2` has as many sockets per game as `--processes 2`",
+    )
+    parser.add_argument(
+        "--by-table",
+        action="store_true",
+        help="with several processes, every socket of a game on the same process (game n on "
+        "process n mod --processes), as a proxy routing by table would send them",
     )
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", PG_URL))
     parser.add_argument(

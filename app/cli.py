@@ -124,13 +124,17 @@ def _settle_gc() -> None:
     the application) lives as long as the process, so it is frozen out of every collection,
     and the youngest generation is collected every 7,000 new containers instead of 700. Each
     action allocates hundreds of short-lived dicts, nearly all freed by their reference counts;
-    with the defaults the collections took about a tenth of the server's CPU at machine speed
-    (bench/load.py, bench/RESULTS.md)."""
+    with the defaults the collections took about a tenth of the server's CPU at machine speed.
+    The middle generation is collected every 50 young collections instead of 10: at a human pace
+    it holds what is still alive of the last ones (the sockets' readers, the games' states and
+    views, nearly all freed by their counts later), so each of its collections cost about as much
+    as before (150-250 ms on a slow machine), and one in five of them took the worst reveals
+    with it (bench/load.py, bench/RESULTS.md)."""
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(7000, 10, 10)
+    gc.set_threshold(7000, 50, 10)
 
 
 def _serve(host: str, port: int, log_level: str | None) -> int:

@@ -126,10 +126,11 @@ def _settle_gc() -> None:
     action allocates hundreds of short-lived dicts, nearly all freed by their reference counts;
     with the defaults the collections took about a tenth of the server's CPU at machine speed.
     The middle generation is collected every 50 young collections instead of 10: at a human pace
-    it holds what is still alive of the last ones (the sockets' readers, the games' states and
-    views, nearly all freed by their counts later), so each of its collections cost about as much
-    as before (150-250 ms on a slow machine), and one in five of them took the worst reveals
-    with it (bench/load.py, bench/RESULTS.md)."""
+    it holds only what is still alive of the last young ones (the sockets' readers, the games'
+    states and views, nearly all freed by their counts later), so each of its collections costs
+    about the same however rarely it runs (150-250 ms on a slow machine), and running it a fifth
+    as often takes most of those pauses, and the worst reveals, away (bench/load.py,
+    bench/RESULTS.md)."""
     import gc
 
     gc.collect()

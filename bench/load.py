@@ -630,12 +630,13 @@ class Client:
         async with setup:
             lobby = self.lobby(n)
             game.table_id = await lobby.create_table(self.players)
+            home = n % procs if self.cfg["by_table"] else None  # every socket's process
             for s in range(self.players):
                 seat, token = await lobby.join(game.table_id, f"L{n}.{gen} s{s}")
-                proc = n % procs if self.cfg["by_table"] else (n + seat) % procs
+                proc = home if home is not None else (n + seat) % procs
                 game.seats.append(Sock(game, proc, seat, token))
             game.spectators = [
-                Sock(game, n % procs if self.cfg["by_table"] else p % procs)
+                Sock(game, home if home is not None else p % procs)
                 for p in range(self.cfg["spectators"])
             ]
             for sock in game.seats + game.spectators:

@@ -22,16 +22,20 @@ import argparse
 import asyncio
 import os
 import resource
+import sys
 import time
+from pathlib import Path
 
 import uvloop
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import cpu_seconds
+
 
 def _ticks() -> float:
-    """utime + stime of this process, in seconds (fields 14 and 15 of stat(5))."""
-    with open("/proc/self/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """utime + stime of this process, in seconds (as bench/load.py reads the server's)."""
+    return cpu_seconds([os.getpid()])
 
 
 def _run_time() -> float:
